@@ -1,0 +1,90 @@
+"""The `pnp` command: thin. It parses options, calls the library, prints.
+
+Each subcommand lives in its own module under `generator.cli`; they are
+imported lazily so that `pnp list` does not pay for ReportLab or the engines.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+from generator import __version__
+from generator.cli.context import Context
+from generator.errors import PnpError
+
+# command name -> module under generator.cli that defines a click command of that name.
+COMMANDS: dict[str, str] = {
+    "list": "info",
+    "show": "info",
+    "validate": "validate",
+    "build": "build",
+    "check": "check",
+    "simulate": "simulate",
+    "watch": "watch",
+    "serve": "watch",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in COMMANDS if self._find(name) is not None]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        return self._find(name)
+
+    @staticmethod
+    def _find(name: str) -> click.Command | None:
+        module_name = COMMANDS.get(name)
+        if module_name is None:
+            return None
+        try:
+            module = importlib.import_module(f"generator.cli.{module_name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"generator.cli.{module_name}":
+                return None
+            raise
+        command = getattr(module, name.replace("-", "_") + "_command", None)
+        return command if isinstance(command, click.Command) else None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="pnp")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=str),
+    default=".",
+    show_default=True,
+    help="Project folder holding data/, templates/ and output/.",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars or chatter; errors only.")
+@click.pass_context
+def cli(ctx: click.Context, root: str, quiet: bool) -> None:
+    """Pirate Press: print-and-play files, rules checks and simulations for four pirate games.
+
+    Works on the project folder it runs in (data/, templates/, output/), or on --root.
+    """
+    ctx.obj = Context.create(root, quiet)
+
+
+def main(argv: list[str] | None = None) -> Any:
+    """Entry point: user errors print one line and exit non-zero, without a traceback."""
+    try:
+        return cli.main(args=argv, prog_name="pnp", standalone_mode=False)
+    except PnpError as exc:
+        click.echo(f"pnp: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("pnp: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("pnp: interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,60 @@
+"""What every subcommand shares: the project, quietness, and the games it asked for."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import click
+
+from generator.errors import UsageError
+from generator.model import Game
+from generator.project import Project
+
+
+@dataclass
+class Context:
+    project: Project
+    quiet: bool
+    _games: dict[str, Game] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, root: str, quiet: bool) -> "Context":
+        project = Project.at(root)
+        if not project.root.is_dir():
+            raise UsageError(f"--root {root!r} is not a folder")
+        return cls(project, quiet)
+
+    @property
+    def show_progress(self) -> bool:
+        """Progress bars only for a person at a terminal: not in CI, not with --quiet."""
+        return not self.quiet and sys.stderr.isatty() and not os.environ.get("CI")
+
+    def games(self, ids: Iterable[str] = ()) -> list[Game]:
+        """Load the named games (all when none are named), each once per command."""
+        from generator.load import load_game
+
+        wanted = list(ids) or self.project.game_ids()
+        if not wanted:
+            raise UsageError(f"no games under {self.project.display(self.project.data_dir)}/ (is --root right?)")
+        known = self.project.game_ids()
+        for game_id in wanted:
+            if game_id not in known:
+                raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
+        for game_id in wanted:
+            if game_id not in self._games:
+                self._games[game_id] = load_game(self.project, game_id)
+        return [self._games[g] for g in wanted]
+
+    def echo(self, message: str = "", **kwargs: object) -> None:
+        click.echo(message, **kwargs)  # type: ignore[arg-type]
+
+    def note(self, message: str) -> None:
+        """Chatter that --quiet silences (reports and errors always print)."""
+        if not self.quiet:
+            click.echo(message, err=True)
+
+
+pass_context = click.make_pass_decorator(Context)

@@ -1,0 +1,139 @@
+"""The one small interface every game engine implements (after OpenSpiel's game/state split).
+
+* `Rules` is built once from the YAML `Game` (the very cards that get printed)
+  and makes states. It never changes.
+* `State` is a mutable game in progress: whose turn, legal actions, apply an
+  action, over or not, the result, and what one seat may observe.
+
+Chance is taken out of play: `Rules.random_deal(players, rng)` draws every
+shuffle the game will need up front into a JSON-able `deal`, and
+`Rules.new_state(players, deal)` plays from it. A replay log is therefore the
+deal plus the action list, and does not depend on the random generator.
+
+Actions are small integers from a fixed per-game action space, with a readable
+text form (`play 14 red`, `bid 3`) for logs and `pnp check`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Sequence
+
+from generator.errors import PnpError
+from generator.model import Game
+
+
+class IllegalAction(PnpError):
+    """An action the rules forbid; the message names the rule it breaks."""
+
+    exit_code = 1
+
+
+class InvariantBroken(AssertionError):
+    """The engine itself went wrong (a card created or lost...): a bug, never the user's fault."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """Final outcome. `winners` holds every seat sharing the victory after tie-breaks."""
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+class State(ABC):
+    """A game in progress. Seats are 0..players-1."""
+
+    players: int
+    history: list[int]
+    check: bool  # when true, invariants are verified after every action
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act now (games with simultaneous choices ask seats one at a time)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids for the current player; empty only when the game is over."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play an action; an illegal one raises IllegalAction naming the broken rule."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result:
+        """Scores and winners; only valid once `is_terminal()`."""
+
+    @abstractmethod
+    def observation(self, player: int) -> Mapping[str, Any]:
+        """Everything seat `player` may see at the table, and nothing more."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str: ...
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse the readable form back; raises IllegalAction for unreadable text."""
+
+    @abstractmethod
+    def copy(self) -> "State":
+        """A cheap independent copy (hand-written, not deepcopy) for search bots."""
+
+    def check_invariants(self) -> None:
+        """Verify conservation and bookkeeping; raise InvariantBroken. Games override."""
+
+    def stats(self) -> Mapping[str, float]:
+        """Per-game numbers for the simulator (tricks, rounds, points by source...)."""
+        return {}
+
+
+class Rules(ABC):
+    """A game's rules bound to its YAML definition."""
+
+    game_id: ClassVar[str]
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @abstractmethod
+    def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:
+        """Every chance outcome of a whole game, drawn now, as JSON-able data."""
+
+    @abstractmethod
+    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> State: ...
+
+    def new_game(self, players: int, seed: int, check: bool = False) -> State:
+        return self.new_state(players, self.random_deal(players, random.Random(seed)), check)
+
+    @property
+    def player_counts(self) -> Sequence[int]:
+        return tuple(self.game.player_range)
+
+
+class Bot(ABC):
+    """A player. It sees only `state.observation(seat)` plus the legal actions."""
+
+    name: ClassVar[str]
+
+    def __init__(self, rules: Rules, seat: int, rng: random.Random) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.rng = rng
+
+    @abstractmethod
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int: ...
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal actions: the baseline, and the invariant fuzzer."""
+
+    name = "random"
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        return legal[self.rng.randrange(len(legal))]

@@ -1,0 +1,40 @@
+"""Errors meant for people: one line saying where, what is wrong and what would be right.
+
+Every error the user can cause (bad YAML, a bad option, an illegal move in a
+recorded game) is a `PnpError`; the CLI prints its one line and exits non-zero
+without a traceback. Anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a source file, printed the way editors jump to it: `file:line`."""
+
+    file: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+
+class PnpError(Exception):
+    """A problem the user can fix; `str()` is the whole one-line message."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        self.message = message
+        self.location = location
+        super().__init__(f"{location}: {message}" if location else message)
+
+
+class DataError(PnpError):
+    """Something wrong in `data/` or `templates/`."""
+
+
+class UsageError(PnpError):
+    """A bad option or argument on the command line."""

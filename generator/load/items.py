@@ -1,0 +1,285 @@
+"""Components and their items: field schemas, `generate` (cartesian products), ranges and counts.
+
+So that a 60-card deck is one entry, not sixty:
+
+    items:
+      - generate: {suit: [red, green, blue], rank: {range: [1, 20]}}
+        id: "{suit}-{rank}"
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from types import MappingProxyType
+from typing import Any
+
+from generator.errors import DataError, Location
+from generator.load.reader import Section, is_kind, list_entries
+from generator.model import COMPONENT_KINDS, NAMED_SIZES, Component, FieldSpec, Item, Size
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+LAYOUT_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
+FIELD_TYPES = ("int", "number", "str", "text", "enum", "bool", "list")
+MAX_GENERATED = 10_000
+MAX_COUNT = 1_000
+
+# Keys an item entry uses for itself; every other key is a field value.
+ITEM_KEYS = ("id", "count", "generate", "back", "designed")
+
+
+def check_id(value: str, what: str, where: Location) -> str:
+    if not ID_RE.match(value):
+        raise DataError(
+            f"{what} {value!r} must be lower-case letters, digits, '-', '_' or '.' (it names files)", where
+        )
+    return value
+
+
+def parse_size(value: Any, what: str, where: Location) -> Size:
+    if isinstance(value, str):
+        if value not in NAMED_SIZES:
+            raise DataError(
+                f"{what} size {value!r} is not a named size (one of: {', '.join(NAMED_SIZES)}), "
+                "or give {width: MM, height: MM} or {diameter: MM}",
+                where,
+            )
+        return NAMED_SIZES[value]
+    section = Section(value, f"{what} size", where)
+    corner = section.take("corner", float, 0.0)
+    if section.has("diameter"):
+        diameter = section.take("diameter", float)
+        section.done()
+        _positive(diameter, f"{what} size diameter", section.where("diameter"))
+        return Size(float(diameter), float(diameter), shape="circle")
+    width = section.take("width", float)
+    height = section.take("height", float)
+    section.done()
+    for name, dim in (("width", width), ("height", height)):
+        _positive(dim, f"{what} size {name}", section.where(name))
+    return Size(float(width), float(height), corner=float(corner))
+
+
+def _positive(value: float, what: str, where: Location) -> None:
+    if not 0 < value <= 2000:
+        raise DataError(f"{what} must be between 0 and 2000 mm, got {value}", where)
+
+
+def parse_field_specs(value: Any, what: str, where: Location) -> tuple[FieldSpec, ...]:
+    specs = []
+    section = Section(value, f"{what} fields", where)
+    for name in list(section.data):
+        spec_where = section.where(name)
+        if not isinstance(name, str) or not re.match(r"^[a-z_][a-z0-9_]*$", name) or name in ITEM_KEYS:
+            raise DataError(
+                f"field name {name!r} must be a lower-case identifier and not one of {', '.join(ITEM_KEYS)}",
+                spec_where,
+            )
+        raw = section.take(name, (dict, str))
+        if isinstance(raw, str):
+            raw = {"type": raw}
+        spec = Section(raw, f"field '{name}'", spec_where)
+        kind = spec.take_choice("type", FIELD_TYPES)
+        values = spec.take("values", list, None)
+        if kind == "enum" and not values:
+            raise DataError(f"field '{name}' of type enum needs 'values: [...]'", spec.location)
+        lo = spec.take("min", float, None)
+        hi = spec.take("max", float, None)
+        required = spec.take("required", bool, True)
+        default = spec.take("default", (str, int, float, bool, list), None)
+        doc = spec.take("doc", str, "")
+        spec.done()
+        specs.append(
+            FieldSpec(name, kind, lo, hi, tuple(values) if values else None, required and default is None, default, doc)
+        )
+    return tuple(specs)
+
+
+def check_field(spec: FieldSpec, value: Any, what: str, where: Location) -> Any:
+    """Check one field value against its spec; the message says what would be right."""
+    ok = {
+        "int": lambda v: is_kind(v, int),
+        "number": lambda v: is_kind(v, float),
+        "str": lambda v: isinstance(v, str) and "\n" not in v.strip(),
+        "text": lambda v: isinstance(v, str),
+        "enum": lambda v: spec.values is not None and v in spec.values,
+        "bool": lambda v: isinstance(v, bool),
+        "list": lambda v: isinstance(v, list) and all(isinstance(x, (str, int)) for x in v),
+    }[spec.type](value)
+    if ok and spec.type in ("int", "number"):
+        ok = (spec.min is None or value >= spec.min) and (spec.max is None or value <= spec.max)
+    if not ok:
+        raise DataError(f"{what} '{spec.name}' must be {spec.describe()}, got {value!r}", where)
+    if spec.type == "list":
+        return tuple(value)
+    if spec.type == "str":
+        return value.strip()
+    return value
+
+
+def _item_fields(
+    values: dict[str, Any],
+    specs: tuple[FieldSpec, ...],
+    what: str,
+    where_of: Any,
+    base: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Validate and complete one face's fields. `base` holds inherited values (a back face's front)."""
+    known = {s.name for s in specs}
+    for key in values:
+        if key not in known:
+            hint = f" (declared fields: {', '.join(sorted(known))})" if known else " (the component declares no fields)"
+            raise DataError(f"unknown field {key!r} on {what}{hint}", where_of(key))
+    result = dict(base or {})
+    for spec in specs:
+        if spec.name in values:
+            result[spec.name] = check_field(spec, values[spec.name], what, where_of(spec.name))
+        elif spec.name in result:
+            continue
+        elif spec.default is not None:
+            result[spec.name] = tuple(spec.default) if isinstance(spec.default, list) else spec.default
+        elif spec.required:
+            raise DataError(f"{what} is missing field '{spec.name}' ({spec.describe()})", where_of(None))
+        else:
+            result[spec.name] = None
+    return result
+
+
+def _expand_axis(name: str, axis: Any, where: Location) -> list[Any]:
+    if isinstance(axis, list):
+        if not axis:
+            raise DataError(f"generate '{name}' has an empty list", where)
+        return list(axis)
+    if isinstance(axis, dict):
+        spec = Section(axis, f"generate '{name}'", where)
+        bounds = spec.take("range", list)
+        step = spec.take_int("step", 1, lo=1)
+        spec.done()
+        if len(bounds) != 2 or not all(is_kind(b, int) for b in bounds) or bounds[0] > bounds[1]:
+            raise DataError(f"generate '{name}' range must be [first, last] integers with first <= last, got {bounds!r}", where)
+        return list(range(bounds[0], bounds[1] + 1, step))
+    return [axis]
+
+
+def parse_items(
+    value: Any, component: str, noun: str, specs: tuple[FieldSpec, ...], double_sided: bool, where: Location,
+    decisions: list[Any],
+) -> tuple[Item, ...]:
+    items: list[Item] = []
+    seen: dict[str, Location] = {}
+    for entry, entry_where in list_entries(value, f"component '{component}' items", where):
+        section = Section(entry, f"{noun} entry", entry_where)
+        count = section.take_int("count", 1, lo=0, hi=MAX_COUNT)
+        back = section.take("back", dict, None)
+        note = section.take("designed", str, None)
+        if note:
+            decisions.append((section.where("designed"), note))
+        if back is not None and not double_sided:
+            raise DataError(
+                f"{noun} has its own 'back' but component '{component}' is not double_sided (set double_sided: true)",
+                section.where("back"),
+            )
+        if section.has("generate"):
+            axes_raw = section.take("generate", dict)
+            pattern = section.take("id", str)
+            gen_where = section.where("generate")
+            axes = {name: _expand_axis(name, axis, gen_where) for name, axis in axes_raw.items()}
+            combos = 1
+            for values in axes.values():
+                combos *= len(values)
+            if combos > MAX_GENERATED:
+                raise DataError(f"generate makes {combos} items; at most {MAX_GENERATED}", gen_where)
+            constants = section.rest()
+            generated = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())]
+        else:
+            item_id = section.take("id", str)
+            constants = section.rest()
+            pattern = item_id
+            generated = [{}]
+            gen_where = section.where("id")
+
+        def where_of(key: Any, _s: Section = section, _g: Location = gen_where) -> Location:
+            """The line to blame: the key's own line, the generate line, or the entry itself."""
+            if key is None:
+                return _s.location
+            return _s.where(key) if _s.has(key) else _g
+
+        for combo in generated:
+            raw = {**constants, **combo}
+            try:
+                item_id = pattern.format(**raw)
+            except (KeyError, IndexError, ValueError) as exc:
+                raise DataError(f"id pattern {pattern!r} names an unknown field ({exc})", section.where("id")) from None
+            check_id(item_id, f"{noun} id", section.where("id"))
+            if item_id in seen:
+                raise DataError(
+                    f"duplicate {noun} id {item_id!r} (first defined on line {seen[item_id].line})", entry_where
+                )
+            seen[item_id] = entry_where
+            what = f"{noun} '{item_id}'"
+            fields = _item_fields(raw, specs, what, where_of)
+            back_fields = None
+            if double_sided:
+                back_section = back if back is not None else {}
+                back_where = section.where("back")
+                back_fields = _item_fields(
+                    dict(back_section), specs, f"{what} back",
+                    lambda key, _b=back_section, _w=back_where: _b.where(key) if hasattr(_b, "where") and key else _w,
+                    base=fields,
+                )
+            items.append(
+                Item(
+                    id=item_id,
+                    component=component,
+                    count=count,
+                    fields=MappingProxyType(fields),
+                    location=entry_where,
+                    back=MappingProxyType(back_fields) if back_fields is not None else None,
+                )
+            )
+    return tuple(items)
+
+
+def parse_component(entry: Any, where: Location, decisions: list[Any]) -> Component:
+    section = Section(entry, "component", where)
+    comp_id = check_id(section.take("id", str), "component id", section.where("id"))
+    kind = section.take_choice("kind", COMPONENT_KINDS)
+    name = section.take("name", str)
+    plural = section.take("plural", str, name + "s")
+    size = parse_size(section.take("size", (str, dict)), f"component '{comp_id}'", section.where("size"))
+    front = section.take("front", str)
+    back = section.take("back", str, None)
+    for key, layout in (("front", front), ("back", back)):
+        if layout is not None and not LAYOUT_RE.match(layout):
+            raise DataError(
+                f"component '{comp_id}' {key} layout {layout!r} must be a name like 'game/layout' (no '..', no file suffix)",
+                section.where(key),
+            )
+    double_sided = section.take("double_sided", bool, False)
+    per_player = section.take("per_player", bool, False)
+    description = section.take("description", str, "")
+    note = section.take("designed", str, None)
+    if note:
+        decisions.append((section.where("designed"), note))
+    specs = parse_field_specs(section.take("fields", dict, {}), f"component '{comp_id}'", section.where("fields"))
+    items = parse_items(
+        section.take("items", list), comp_id, name, specs, double_sided, section.where("items"), decisions
+    )
+    section.done()
+    if not items:
+        raise DataError(f"component '{comp_id}' has no items", section.where("items"))
+    return Component(
+        id=comp_id,
+        kind=kind,
+        name=name,
+        plural=plural,
+        size=size,
+        front=front,
+        back=back,
+        double_sided=double_sided,
+        fields=specs,
+        items=items,
+        location=section.location,
+        description=description,
+        per_player=per_player,
+    )

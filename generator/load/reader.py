@@ -1,0 +1,137 @@
+"""Reading one YAML mapping strictly: typed keys, unknown keys refused, errors at their line."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any, Iterable
+
+from generator.errors import DataError, Location
+from generator.load.yamlsrc import YList, YMap
+
+_TYPE_NAMES = {
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    list: "a list",
+    dict: "a mapping",
+}
+
+
+def type_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+
+
+def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool):
+        return bool in kinds
+    if float in kinds and isinstance(value, int):
+        return True
+    return isinstance(value, kinds)
+
+
+def location_of(value: Any, fallback: Location) -> Location:
+    return getattr(value, "location", fallback)
+
+
+class Section:
+    """A strict view of one YAML mapping: take the keys you know, then `done()` refuses the rest."""
+
+    def __init__(self, data: Any, what: str, where: Location) -> None:
+        if not isinstance(data, dict):
+            raise DataError(f"{what} must be a mapping (key: value lines), got {_describe(data)}", where)
+        self.data = data
+        self.what = what
+        self.location: Location = getattr(data, "location", where)
+        self._taken: set[Any] = set()
+
+    def where(self, key: Any) -> Location:
+        if isinstance(self.data, YMap):
+            return self.data.where(key)
+        return self.location
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def take(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, required: bool | None = None) -> Any:
+        """The value of `key`, checked to be of `kind`; missing keys use `default` or are errors."""
+        self._taken.add(key)
+        if key not in self.data or self.data[key] is None and default is not ...:
+            if default is ... or required:
+                raise DataError(f"{self.what} is missing '{key}' ({type_name(kind)})", self.location)
+            return default
+        value = self.data[key]
+        if not is_kind(value, kind):
+            raise DataError(
+                f"{self.what} '{key}' must be {type_name(kind)}, got {_describe(value)}", self.where(key)
+            )
+        return value
+
+    def take_int(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> Any:
+        value = self.take(key, int, default)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                bounds = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
+                raise DataError(f"{self.what} '{key}' must be an integer {bounds}, got {value}", self.where(key))
+        return value
+
+    def take_choice(self, key: str, choices: Iterable[str], default: Any = ...) -> Any:
+        choices = tuple(choices)
+        value = self.take(key, str, default)
+        if value is not default and value not in choices:
+            raise DataError(
+                f"{self.what} '{key}' must be one of {', '.join(choices)}, got {value!r}{_suggest(value, choices)}",
+                self.where(key),
+            )
+        return value
+
+    def take_section(self, key: str, what: str | None = None, *, required: bool = True) -> "Section | None":
+        if key not in self.data and not required:
+            self._taken.add(key)
+            return None
+        value = self.take(key, dict)
+        return Section(value, what or f"{self.what} '{key}'", self.where(key))
+
+    def take_list(self, key: str, default: Any = ...) -> Any:
+        return self.take(key, list, default)
+
+    def rest(self) -> dict[Any, Any]:
+        """Keys not taken yet (for mappings whose other keys are data, like item fields)."""
+        return {k: v for k, v in self.data.items() if k not in self._taken}
+
+    def done(self, allowed_extra: Iterable[str] = ()) -> None:
+        """Refuse any key nobody took: typos must not pass silently."""
+        known = self._taken | set(allowed_extra)
+        for key in self.data:
+            if key not in known:
+                raise DataError(
+                    f"unknown key {key!r} in {self.what}{_suggest(str(key), [str(k) for k in known])}"
+                    f" (known keys: {', '.join(sorted(str(k) for k in known))})",
+                    self.where(key),
+                )
+
+
+def list_entries(value: Any, what: str, where: Location) -> list[tuple[Any, Location]]:
+    """A YAML list's entries with their lines."""
+    if not isinstance(value, list):
+        raise DataError(f"{what} must be a list ('- ' lines), got {_describe(value)}", where)
+    if isinstance(value, YList):
+        return [(entry, value.where(i)) for i, entry in enumerate(value)]
+    return [(entry, where) for entry in value]
+
+
+def _suggest(value: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return repr(value)

@@ -1,0 +1,144 @@
+"""Safe YAML reading that remembers the line of every key and list entry.
+
+Built on PyYAML's SafeLoader (no arbitrary objects), with three guards for
+hostile input: a size cap on the file, a cap on alias references (the
+"billion laughs" bomb expands a few aliases into millions of nodes when walked),
+and a cap on the total number of nodes. Duplicate keys are errors, since YAML
+would silently keep the last one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from generator.errors import DataError, Location
+
+MAX_FILE_BYTES = 1 << 20
+MAX_ALIASES = 100
+MAX_NODES = 200_000
+
+
+class YMap(dict):
+    """A mapping from YAML that knows where it and each of its keys stand."""
+
+    location: Location
+    key_locations: dict[Any, Location]
+
+    def where(self, key: Any) -> Location:
+        return self.key_locations.get(key, self.location)
+
+
+class YList(list):
+    """A sequence from YAML that knows where it and each entry stand."""
+
+    location: Location
+    item_locations: list[Location]
+
+    def where(self, index: int) -> Location:
+        if 0 <= index < len(self.item_locations):
+            return self.item_locations[index]
+        return self.location
+
+
+def _mark(loader: "_LineLoader", node: yaml.Node) -> Location:
+    return Location(loader.display_name, node.start_mark.line + 1)
+
+
+class _LineLoader(yaml.SafeLoader):
+    def __init__(self, stream: str, display_name: str) -> None:
+        super().__init__(stream)
+        self.display_name = display_name
+        self.alias_count = 0
+        self.node_count = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            self.alias_count += 1
+            if self.alias_count > MAX_ALIASES:
+                event = self.peek_event()
+                raise DataError(
+                    f"too many alias references (more than {MAX_ALIASES}); "
+                    "write the values out or use fewer '*' references",
+                    Location(self.display_name, event.start_mark.line + 1),
+                )
+        self.node_count += 1
+        if self.node_count > MAX_NODES:
+            event = self.peek_event()
+            raise DataError(
+                f"document too large (more than {MAX_NODES} YAML nodes)",
+                Location(self.display_name, event.start_mark.line + 1),
+            )
+        return super().compose_node(parent, index)
+
+
+def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
+    loader.flatten_mapping(node)
+    result = YMap()
+    result.location = _mark(loader, node)
+    result.key_locations = {}
+    yield result
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        where = _mark(loader, key_node)
+        try:
+            hash(key)
+        except TypeError:
+            raise DataError("a mapping key must be a plain value, not a list or mapping", where) from None
+        if key in result.key_locations:
+            first = result.key_locations[key]
+            raise DataError(f"duplicate key {key!r} (first given on line {first.line})", where)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.key_locations[key] = where
+
+
+def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
+    result = YList()
+    result.location = _mark(loader, node)
+    result.item_locations = [_mark(loader, child) for child in node.value]
+    yield result
+    result.extend(loader.construct_object(child, deep=True) for child in node.value)
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+
+
+def parse_yaml(text: str, display_name: str) -> Any:
+    """Parse one YAML document; every problem becomes a DataError at file:line."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise DataError(f"file too large (over {MAX_FILE_BYTES // 1024} KiB)", Location(display_name, 1))
+    loader = _LineLoader(text, display_name)
+    try:
+        return loader.get_single_data()
+    except DataError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problem = exc.problem or exc.context or "unreadable"
+        raise DataError(f"not valid YAML: {problem}", Location(display_name, line)) from None
+    except yaml.YAMLError as exc:
+        raise DataError(f"not valid YAML: {exc}", Location(display_name, 1)) from None
+    except RecursionError:
+        raise DataError("not valid YAML: nested too deeply", Location(display_name, 1)) from None
+    finally:
+        loader.dispose()
+
+
+def read_yaml(path: Path, display_name: str) -> Any:
+    """Read and parse a YAML file, refusing oversized or non-UTF-8 files with a clear line."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DataError(f"cannot read file: {exc.strerror}", Location(display_name)) from None
+    if size > MAX_FILE_BYTES:
+        raise DataError(f"file too large ({size} bytes; at most {MAX_FILE_BYTES})", Location(display_name, 1))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise DataError("not UTF-8 text (save the file as UTF-8)", Location(display_name, line)) from None
+    return parse_yaml(text, display_name)

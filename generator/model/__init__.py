@@ -1,0 +1,36 @@
+"""The typed, immutable model of a game: the one place that knows the schema.
+
+Frozen dataclasses rather than pydantic: the loader does its own validation so
+that every error can name the YAML file and line (pydantic's error locations
+are paths into dicts, not lines), and plain dataclasses keep the engine's hot
+paths and start-up fast with no extra dependency.
+"""
+
+from generator.model.game import (
+    Component,
+    ContentsEntry,
+    Credit,
+    DesignDecision,
+    FieldSpec,
+    Filter,
+    Game,
+    Item,
+    PlayerCount,
+    COMPONENT_KINDS,
+)
+from generator.model.sizes import NAMED_SIZES, Size
+
+__all__ = [
+    "COMPONENT_KINDS",
+    "Component",
+    "ContentsEntry",
+    "Credit",
+    "DesignDecision",
+    "FieldSpec",
+    "Filter",
+    "Game",
+    "Item",
+    "NAMED_SIZES",
+    "PlayerCount",
+    "Size",
+]

@@ -1,0 +1,49 @@
+"""The fonts that ship inside the package, registered once with ReportLab.
+
+No system fonts: every PDF embeds these TrueType files (SIL Open Font
+License, see generator/fonts/LICENSE-*.txt), so output is identical on every
+machine. Layouts name fonts by these family names.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+
+# ReportLab name -> file in generator/fonts
+FONT_FILES: dict[str, str] = {
+    "Display": "FjallaOne-Regular.ttf",
+    "Sans": "SourceSansPro-Regular.ttf",
+    "Sans-Bold": "SourceSansPro-Bold.ttf",
+    "Sans-Italic": "SourceSansPro-It.ttf",
+    "Sans-BoldItalic": "SourceSansPro-BoldIt.ttf",
+    "Sans-Semibold": "SourceSansPro-Semibold.ttf",
+    "Serif": "SourceSerifPro-Regular.ttf",
+    "Serif-Bold": "SourceSerifPro-Bold.ttf",
+    "Serif-Italic": "SourceSerifPro-It.ttf",
+    "Serif-Semibold": "SourceSerifPro-Semibold.ttf",
+}
+
+FAMILIES = {
+    "Sans": ("Sans", "Sans-Bold", "Sans-Italic", "Sans-BoldItalic"),
+    "Serif": ("Serif", "Serif-Bold", "Serif-Italic", "Serif-Bold"),
+}
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> tuple[str, ...]:
+    """Register every shipped font (idempotent); returns the names layouts may use."""
+    from reportlab.lib.fonts import addMapping
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name, filename in FONT_FILES.items():
+        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+    for family, (normal, bold, italic, bold_italic) in FAMILIES.items():
+        addMapping(family, 0, 0, normal)
+        addMapping(family, 1, 0, bold)
+        addMapping(family, 0, 1, italic)
+        addMapping(family, 1, 1, bold_italic)
+    return tuple(FONT_FILES)
