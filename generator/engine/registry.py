@@ -3,7 +3,7 @@
 Each package `generator.engine.<name>` exposes:
   RULES: type[Rules]                      the rules bound to the YAML game
   BOTS: dict[str, type[Bot]]              at least "random" and "heuristic"
-  composition_checks(game) -> list[Check] the game's deck checks for `pnp validate`
+  composition_checks(game) -> list[generator.checks.Check]  deck checks for `pnp validate`
 """
 
 from __future__ import annotations

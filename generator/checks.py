@@ -1,4 +1,4 @@
-"""The result type of a deck check, shared by every game's `composition_checks`."""
+"""One line of `pnp validate`, produced by the engines (deck checks) and the renderer (layout checks)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,49 @@
+"""`pnp validate [GAME ...]`: does every deck still fit its game's rules?"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from generator.cli.context import Context, pass_context
+from generator.cli.table import format_table
+from generator.validate import GameReport, validate_games
+
+
+def format_report(report: GameReport, verbose: bool) -> str:
+    checks = report.checks if verbose else report.failures()
+    status = "ok" if report.ok else f"{len(report.failures())} of {len(report.checks)} checks failed"
+    head = f"{report.game_id}: {len(report.checks)} checks, {status}"
+    if not checks:
+        return head
+    rows = []
+    for check in checks:
+        name = check.name if check.players is None else f"{check.name} ({check.players}p)"
+        rows.append([name, check.expected, check.actual, "ok" if check.ok else "FAIL"])
+    lines = [head, format_table(["check", "expected", "actual", "status"], rows, wrap={0: 56, 1: 24, 2: 40})]
+    for check in report.failures():
+        if check.location:
+            lines.append(f"  {check.location}: {check.name}: expected {check.expected}, got {check.actual}")
+    return "\n".join(lines)
+
+
+@click.command("validate")
+@click.argument("game_ids", nargs=-1, metavar="[GAME]...")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
+@click.option("-v", "--verbose", is_flag=True, help="List every check, not only the failures.")
+@pass_context
+def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, verbose: bool) -> None:
+    """Check every deck against its game's rules: counts, deals, effects, layouts, text fit.
+
+    Exits 0 when every check passes and 1 when any fails; each failure names
+    the YAML file and line to fix.
+    """
+    reports = validate_games(ctx.games(game_ids), ctx.project)
+    if as_json:
+        ctx.echo(json.dumps([r.to_json() for r in reports], indent=2))
+    else:
+        ctx.echo("\n\n".join(format_report(r, verbose or not ctx.quiet and len(reports) == 1) for r in reports))
+    if not all(r.ok for r in reports):
+        sys.exit(1)

@@ -1,0 +1,64 @@
+"""The `pnp` command itself: help, version, list/show, and errors as one line with no traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from generator import __version__
+from generator.cli import cli
+from generator.project import Project
+from tests.helpers import edit
+
+
+def run_pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run `python -m generator` as a user would, in a given folder."""
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_version_and_help(project: Project) -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--version"]).output.strip() == f"pnp, version {__version__}"
+    helped = runner.invoke(cli, ["--help"]).output
+    for command in ("list", "show", "validate"):
+        assert f"  {command} " in helped
+
+
+def test_list_shows_every_game_with_component_counts(project: Project) -> None:
+    result = CliRunner().invoke(cli, ["--root", str(project.root), "list", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = {g["id"]: g for g in json.loads(result.output)}
+    assert set(listed) == set(project.game_ids())
+    counterattack = listed["counterattack"]
+    assert sum(c["count"] for c in counterattack["components"].values()) == 54
+    table = CliRunner().invoke(cli, ["--root", str(project.root), "list"]).output
+    assert "Pirates Port: Counterattack" in table and "44 crew cards" in table
+
+
+def test_show_lists_components_and_design_decisions(project: Project) -> None:
+    result = CliRunner().invoke(cli, ["--root", str(project.root), "show", "counterattack"])
+    assert result.exit_code == 0
+    assert "exposed-port" in result.output
+    assert "Design decisions" in result.output and "data/counterattack/cards.yaml:" in result.output
+
+
+def test_bad_data_is_one_line_without_traceback(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "counterattack" / "cards.yaml", "tricks: 4}", "tricks: four}")
+    result = run_pnp("show", "counterattack", cwd=project_copy.root)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "pnp: data/counterattack/cards.yaml:20: port card 'nassau' 'tricks' must be an integer 0..10, got 'four'"
+    ]
+    assert "Traceback" not in result.stderr
+
+
+def test_unknown_game_and_bad_root(tmp_path: Path, project: Project) -> None:
+    result = run_pnp("show", "treasure-island", cwd=project.root)
+    assert result.returncode == 2
+    assert result.stderr.startswith("pnp: unknown game 'treasure-island' (games: counterattack")
+    missing = run_pnp("--root", str(tmp_path / "nowhere"), "list", cwd=project.root)
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr

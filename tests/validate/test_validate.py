@@ -1,0 +1,98 @@
+"""`pnp validate`: the real decks pass; a mutated copy is caught at the right file:line."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.cli import cli
+from generator.load import load_game
+from generator.project import Project
+from generator.validate import validate_game
+from tests.helpers import edit
+
+
+def failures(project: Project, game_id: str) -> list[tuple[str, str]]:
+    report = validate_game(load_game(project, game_id), project)
+    return [(c.name, str(c.location)) for c in report.failures()]
+
+
+def test_every_real_game_validates(project: Project) -> None:
+    for game_id in project.game_ids():
+        report = validate_game(load_game(project, game_id), project)
+        assert report.ok, [(c.name, c.expected, c.actual, str(c.location)) for c in report.failures()]
+        assert len(report.checks) >= 5
+
+
+def test_dropping_a_card_is_caught_at_the_contents_line(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "counterattack" / "cards.yaml", "rank: {range: [1, 11]}", "rank: {range: [1, 10]}")
+    found = failures(project_copy, "counterattack")
+    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:36") in found
+
+
+def test_a_duplicated_card_is_caught(project_copy: Project) -> None:
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    cards.write_text(cards.read_text() + "      - {id: anchors-7b, suit: anchors, rank: 7}\n")
+    found = failures(project_copy, "counterattack")
+    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:36") in found
+
+
+def test_a_changed_declared_count_is_caught(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 7,")
+    assert ("contents: port cards", "data/counterattack/game.yaml:34") in failures(project_copy, "counterattack")
+
+
+def test_a_count_typed_into_a_template_is_a_duplicated_fact(project_copy: Project) -> None:
+    rulebooks = project_copy.templates_dir / "rulebooks"
+    rulebooks.mkdir(parents=True, exist_ok=True)
+    (rulebooks / "counterattack-extra.md.j2").write_text("# Contents\n\nThe box holds 44 crew cards.\n")
+    report = validate_game(load_game(project_copy, "counterattack"), project_copy)
+    (check,) = [c for c in report.failures() if c.name.startswith("facts stated once")]
+    assert "templates/rulebooks/counterattack-extra.md.j2:3 '44 crew cards'" in check.actual
+
+
+def test_a_count_read_from_data_is_fine(project_copy: Project) -> None:
+    rulebooks = project_copy.templates_dir / "rulebooks"
+    rulebooks.mkdir(parents=True, exist_ok=True)
+    (rulebooks / "counterattack-extra.md.j2").write_text("The box holds {{ 44 }} crew cards.\n")
+    assert not [c for c in validate_game(load_game(project_copy, "counterattack"), project_copy).failures()
+                if c.name.startswith("facts stated once")]
+
+
+def test_cli_exit_codes_and_json(project_copy: Project) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)[0]["ok"] is True
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 5,")
+    bad = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack"])
+    assert bad.exit_code == 1
+    assert "data/counterattack/game.yaml:34: contents: port cards: expected 5, got 6" in bad.output
+
+
+GAMES = Project.at(__file__.rsplit("/tests/", 1)[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_single_card_deletion_is_detected(data: st.DataObject) -> None:
+    game_id = data.draw(st.sampled_from(GAMES.game_ids()))
+    game = load_game(GAMES, game_id)
+    component_index = data.draw(st.integers(0, len(game.components) - 1))
+    component = game.components[component_index]
+    item_index = data.draw(st.integers(0, len(component.items) - 1))
+    item = component.items[item_index]
+    if item.count > 1:
+        items = list(component.items)
+        items[item_index] = dataclasses.replace(item, count=item.count - 1)
+    else:
+        items = [i for i in component.items if i is not item]
+    changed = dataclasses.replace(component, items=tuple(items))
+    components = list(game.components)
+    components[component_index] = changed
+    mutated = dataclasses.replace(game, components=tuple(components))
+    assert not validate_game(mutated, GAMES).ok
