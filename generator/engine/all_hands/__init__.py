@@ -1,0 +1,11 @@
+"""All Hands on Deck (seed 004): hire one pirate a round and lay out crews that score."""
+
+from generator.engine.all_hands.bots import HeuristicBot
+from generator.engine.all_hands.checks import composition_checks
+from generator.engine.all_hands.rules import AllHandsRules
+from generator.engine.base import RandomBot
+
+RULES = AllHandsRules
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+__all__ = ["BOTS", "RULES", "composition_checks"]

@@ -1,0 +1,95 @@
+"""A heuristic All Hands on Deck player: hire toward the best reachable combination.
+
+It values a crew by the best final lay-out of the cards it holds (captains'
+penalties included) plus a small bonus for progress toward sets and the
+street, so it keeps the card that extends its best potential combination and
+leaves a lone captain to the others. It reads only its observation.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from generator.engine.all_hands.rules import AllHandsRules
+from generator.engine.base import Bot
+
+PROGRESS = 0.45  # bonus per crew card toward a set (up to two of a kind)
+VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, rules: AllHandsRules, seat: int, rng: random.Random) -> None:  # type: ignore[override]
+        super().__init__(rules, seat, rng)
+        self.ahod: AllHandsRules = rules
+        self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
+
+    def potential(self, counts: tuple[int, ...]) -> float:
+        config = self.ahod.config
+        value = float(self.ahod.best_layout(counts)[0])
+        crew = counts[:config.crew]
+        value += PROGRESS * sum(min(c, 2) for c in crew)
+        value += VARIETY * min(sum(1 for c in crew if c), 5)
+        return value
+
+    def _counts(self, observation: Mapping[str, Any]) -> list[int]:
+        counts = [0] * len(self.ahod.config.kinds)
+        for name in observation["crew"]:
+            counts[self.kind_index[name]] += 1
+        return counts
+
+    def _gain(self, counts: list[int], kind: int) -> float:
+        counts[kind] += 1
+        value = self.potential(tuple(counts))
+        counts[kind] -= 1
+        return value
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        space = self.ahod.space
+        phase = observation["phase"]
+        counts = self._counts(observation)
+        if phase == "hire":
+            return max(legal, key=lambda a: (self._gain(counts, a - space.keep), -a))
+        if phase in ("stock", "extra stock"):
+            return self._pick_pile(observation, legal, counts)
+        if phase == "all hands on deck":
+            return self._go_out(legal, counts)
+        if phase in ("snatch", "curse"):
+            base = space.snatch if phase == "snatch" else space.curse
+            targets = [a for a in legal if a != space.skip]
+            points, sizes = observation["points"], observation["crew_sizes"]
+            return max(targets, key=lambda a: (points[a - base], sizes[a - base], -a)) if targets else space.skip
+        return legal[0]
+
+    def _pick_pile(self, observation: Mapping[str, Any], legal: list[int], counts: list[int]) -> int:
+        """Draw a known good card if one lies on top; avoid known bad tops; else the biggest pile."""
+        space = self.ahod.space
+        base = space.draw if observation["phase"] == "stock" else space.extra
+        now = self.potential(tuple(counts))
+        best, best_key = legal[0], None
+        for action in legal:
+            if action == space.skip:
+                continue
+            pile = observation["piles"][action - base]
+            top = pile[-1] if pile else None
+            gain = 0.5 if top is None else self._gain(counts, self.kind_index[top]) - now
+            key = (gain, len(pile), -action)
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        return best
+
+    def _go_out(self, legal: list[int], counts: list[int]) -> int:
+        """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest."""
+        space = self.ahod.space
+        biggest_set = max((c.size for c in self.ahod.config.combinations if c.shape == "set"), default=0)
+        for action in legal:
+            if action == space.done:
+                continue
+            combo = self.ahod.options[action - space.layout].combination
+            if combo.shape == "full-crew" or (combo.shape == "set" and combo.size == biggest_set):
+                return action
+            if combo.shape == "pair" and combo.kind is not None and counts[combo.kind] == 2:
+                return action
+        return space.done

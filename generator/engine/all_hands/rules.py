@@ -1,0 +1,76 @@
+"""All Hands on Deck bound to its YAML: the deal, the lay-out options and the final scorer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from generator.engine.all_hands.actions import ActionSpace
+from generator.engine.all_hands.combos import build_options, final_scorer
+from generator.engine.all_hands.config import PIRATE, load_config
+from generator.engine.all_hands.state import AllHandsState
+from generator.engine.base import IllegalAction, Rules
+from generator.model import Game
+
+
+class AllHandsRules(Rules):
+    game_id = "all-hands-on-deck"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.config = load_config(game)
+        self.options = build_options(self.config)
+        self.space = ActionSpace(self.config, self.options, game.players_max)
+        self.best_layout = final_scorer(self.config, self.options)
+        self._formable: dict[tuple[int, ...], tuple[int, ...]] = {}
+        all_items = game.deck(PIRATE)
+        self._in_play: dict[int, list[int]] = {}
+        for players in game.player_range:
+            keep = set(id(i) for i in game.items_for(PIRATE, players))
+            self._in_play[players] = [c for c, item in enumerate(all_items) if id(item) in keep]
+        self._removed = {n: sorted(set(range(len(all_items))) - set(cards)) for n, cards in self._in_play.items()}
+
+    def formable(self, counts: list[int]) -> tuple[int, ...]:
+        """Indices of the lay-out options a crew with these kind counts can form (memoised: hot path)."""
+        key = tuple(counts)
+        found = self._formable.get(key)
+        if found is None:
+            if len(self._formable) > 200_000:
+                self._formable.clear()
+            found = tuple(o.index for o in self.options if all(key[k] >= n for k, n in o.parts))
+            self._formable[key] = found
+        return found
+
+    def in_play(self, players: int) -> list[int]:
+        """Card numbers left in the box after the player-count removals, in stable order."""
+        self._players_ok(players)
+        return list(self._in_play[players])
+
+    def _players_ok(self, players: int) -> None:
+        if players not in self._in_play:
+            raise IllegalAction(f"All Hands on Deck is for {self.game.players_min}-{self.game.players_max} players, not {players}")
+
+    def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:
+        """Shuffle the cards in play once; deal the drawing piles; pick who grabs the start card."""
+        cards = self.in_play(players)
+        rng.shuffle(cards)
+        return {"cards": cards, "start": rng.randrange(players)}
+
+    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> AllHandsState:
+        self._players_ok(players)
+        cards = list(deal["cards"])
+        if sorted(cards) != self._in_play[players]:
+            raise IllegalAction(f"the deal must hold exactly the {len(self._in_play[players])} cards in play for {players} players")
+        each = self.config.deal[players]
+        if each * players > len(cards):
+            raise IllegalAction(f"{players} players x {each} cards need {each * players}, the deck has {len(cards)}")
+        state = AllHandsState(self, players, check)
+        for p in range(players):
+            state.piles[p] = cards[p * each:(p + 1) * each]  # the end of the list is the top
+        removed = self._removed[players]
+        state.box = cards[players * each:] + removed  # not dealt, or taken out for this player count
+        state.start = int(deal["start"]) % players
+        state.begin_round()
+        if check:
+            state.check_invariants()
+        return state

@@ -1,0 +1,147 @@
+"""The geometry of the two seas as one grid, with bitmasks for fast adjacency, and line scoring.
+
+Spaces are numbered row by row over the whole grid (`g * columns + x`); a set
+of spaces is a Python int used as a bitmask, so "adjacent to any of my active
+ships" is a handful of ORs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from string import ascii_uppercase
+from typing import Sequence
+
+from generator.engine.under_fire.config import Effect, UnderFireConfig
+
+
+@dataclass(frozen=True)
+class Geometry:
+    spaces: int
+    names: tuple[str, ...]  # "red B2"
+    sea_owner: tuple[int, ...]  # per space: whose sea it is
+    effect: tuple[Effect, ...]  # per space: its sea effect
+    effect_key: tuple[str, ...]
+    neighbours: tuple[int, ...]  # per space: bitmask of orthogonal neighbours
+    home: tuple[int, ...]  # per seat: bitmask of its first row
+    sea_mask: tuple[int, ...]  # per seat: bitmask of its whole sea
+    lines: tuple[tuple[int, ...], ...]  # every row and column of the grid, as space lists
+    spread: tuple[tuple[int, ...], ...]  # per byte of a mask: the neighbours of all its spaces
+
+    def reach(self, mask: int) -> int:
+        """All spaces orthogonally next to any space of `mask` (byte-wise table look-ups: hot path)."""
+        out = 0
+        for table in self.spread:
+            out |= table[mask & 255]
+            mask >>= 8
+        return out
+
+
+def space_of(config: UnderFireConfig, seat: int, row: int, column: int) -> int:
+    """Grid space of (row, column) counted from `seat`'s own edge and left hand, 0-based."""
+    if seat == 0:
+        g, x = row, column
+    else:
+        g, x = 2 * config.rows - 1 - row, config.columns - 1 - column
+    return g * config.columns + x
+
+
+def build_geometry(config: UnderFireConfig) -> Geometry:
+    rows, cols = 2 * config.rows, config.columns
+    total = rows * cols
+    names = [""] * total
+    owner = [0] * total
+    effect: list[Effect] = [()] * total
+    keys = [""] * total
+    home = [0, 0]
+    seas = [0, 0]
+    for seat in (0, 1):
+        for r in range(config.rows):
+            for c in range(cols):
+                s = space_of(config, seat, r, c)
+                names[s] = f"{config.fleets[seat]} {ascii_uppercase[c]}{r + 1}"
+                owner[s] = seat
+                effect[s] = config.sea[seat][r * cols + c]
+                keys[s] = config.sea_keys[seat][r * cols + c]
+                seas[seat] |= 1 << s
+                if r == 0:
+                    home[seat] |= 1 << s
+    neighbours = []
+    for s in range(total):
+        g, x = divmod(s, cols)
+        mask = 0
+        for dg, dx in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if 0 <= g + dg < rows and 0 <= x + dx < cols:
+                mask |= 1 << ((g + dg) * cols + x + dx)
+        neighbours.append(mask)
+    lines = [tuple(g * cols + x for x in range(cols)) for g in range(rows)]
+    lines += [tuple(g * cols + x for g in range(rows)) for x in range(cols)]
+    spread = []
+    for chunk in range((total + 7) // 8):
+        table = []
+        for byte in range(256):
+            mask = 0
+            for b in range(8):
+                s = chunk * 8 + b
+                if byte >> b & 1 and s < total:
+                    mask |= neighbours[s]
+            table.append(mask)
+        spread.append(tuple(table))
+    return Geometry(total, tuple(names), tuple(owner), tuple(effect), tuple(keys), tuple(neighbours),
+                    tuple(home), tuple(seas), tuple(lines), tuple(spread))
+
+
+def bits(mask: int) -> list[int]:
+    """The spaces in a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _lookup(table: dict[int, int], longest: int) -> list[int]:
+    """VP per length 0..longest: a length beyond the table pays its longest entry."""
+    out = [0] * (longest + 1)
+    for length in range(longest + 1):
+        fitting = [k for k in table if k <= length]
+        out[length] = table[max(fitting)] if fitting else 0
+    return out
+
+
+class LineScorer:
+    """Sets (equal numbers side by side) and runs (consecutive numbers, either way) in straight lines."""
+
+    def __init__(self, config: UnderFireConfig, geometry: Geometry) -> None:
+        longest = max(len(line) for line in geometry.lines)
+        self.sets = _lookup(dict(config.sets), longest)
+        self.runs = _lookup(dict(config.runs), longest)
+        self.lines = geometry.lines
+
+    def score(self, numbers: Sequence[int]) -> tuple[int, int]:
+        """(VP from sets, VP from runs) for one player; `numbers[s]` is 0 where the player has no active ship."""
+        sets = runs = 0
+        for line in self.lines:
+            segment: list[int] = []
+            for s in line + (-1,):
+                n = numbers[s] if s >= 0 else 0
+                if n:
+                    segment.append(n)
+                    continue
+                if len(segment) >= 3:
+                    sets += self._blocks(segment, 0, self.sets)
+                    runs += self._blocks(segment, 1, self.runs) + self._blocks(segment, -1, self.runs)
+                segment = []
+        return sets, runs
+
+    @staticmethod
+    def _blocks(segment: list[int], step: int, table: list[int]) -> int:
+        """VP of every maximal stretch where each number is the previous plus `step`."""
+        total, length = 0, 1
+        for a, b in zip(segment, segment[1:]):
+            if b - a == step:
+                length += 1
+            else:
+                total += table[length]
+                length = 1
+        return total + table[length]

@@ -1,0 +1,58 @@
+"""Pirates Under Fire bound to its YAML: fleets, seas, mercenaries and the scoring tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from generator.engine.base import IllegalAction, Rules
+from generator.engine.under_fire.actions import ActionSpace
+from generator.engine.under_fire.board import LineScorer, build_geometry
+from generator.engine.under_fire.config import load_config
+from generator.engine.under_fire.state import UnderFireState
+from generator.model import Game
+
+
+class UnderFireRules(Rules):
+    game_id = "pirates-under-fire"
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self.config = load_config(game)
+        self.geometry = build_geometry(self.config)
+        self.space = ActionSpace(self.config, self.geometry)
+        self.lines = LineScorer(self.config, self.geometry)
+        self.rams = tuple(any(k == "ram" for k, _ in effect) for effect in self.config.merc_effect)
+        self.fleet_tiles = tuple(
+            [t for t, f in enumerate(self.config.ship_fleet) if f == seat] for seat in (0, 1)
+        )
+
+    def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:
+        """Shuffle each fleet into its deck; draw who plays first."""
+        self._players_ok(players)
+        decks = [list(tiles) for tiles in self.fleet_tiles]
+        for deck in decks:
+            rng.shuffle(deck)
+        return {"decks": decks, "first": rng.randrange(2)}
+
+    def _players_ok(self, players: int) -> None:
+        if players != 2:
+            raise IllegalAction(f"Pirates Under Fire is for 2 players, not {players}")
+
+    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> UnderFireState:
+        self._players_ok(players)
+        state = UnderFireState(self, check)
+        for seat in (0, 1):
+            deck = list(deal["decks"][seat])
+            if sorted(deck) != self.fleet_tiles[seat]:
+                raise IllegalAction(f"deck {seat} must hold exactly the {len(self.fleet_tiles[seat])} tiles of the "
+                                    f"{self.config.fleets[seat]} fleet")
+            hand = self.config.hand_size
+            state.hands[seat] = deck[len(deck) - hand:][::-1]
+            state.decks[seat] = deck[:len(deck) - hand]
+            state.gold[seat] = self.config.starting_gold
+        state.turn = int(deal["first"]) % 2
+        state._enter_main()
+        if check:
+            state.check_invariants()
+        return state

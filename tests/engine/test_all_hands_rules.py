@@ -1,0 +1,268 @@
+"""All Hands on Deck: one hand-built scenario per rule."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from generator.engine.all_hands import RULES
+from generator.engine.all_hands.state import CURSE, EXTRA, GO_OUT, HIRE, OVER, SNATCH, STOCK, AllHandsState
+from generator.engine.base import IllegalAction
+from generator.load import load_game
+from generator.project import Project
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME = load_game(Project.at(ROOT), "all-hands-on-deck")
+R = RULES(GAME)
+KIND = {k: i for i, k in enumerate(R.config.kinds)}
+
+
+def fresh(players: int = 2, start: int = 0) -> AllHandsState:
+    """A dealt game in check mode with a fixed start player."""
+    deal = R.random_deal(players, random.Random(7))
+    deal["start"] = start
+    return R.new_state(players, deal, check=True)
+
+
+def take(state: AllHandsState, kind: str) -> int:
+    """Remove one card of `kind` from the box or a drawing pile (keeping every card accounted for)."""
+    k = KIND[kind]
+    for place in [state.box] + state.piles:
+        for i, c in enumerate(place):
+            if R.config.card_kind[c] == k:
+                return place.pop(i)
+    raise AssertionError(f"no {kind} left outside the crews")
+
+
+def give_crew(state: AllHandsState, seat: int, *kinds: str) -> None:
+    for kind in kinds:
+        state.crew[seat].append(take(state, kind))
+        state.counts[seat][KIND[kind]] += 1
+
+
+def stack_pile(state: AllHandsState, pile: int, *kinds: str) -> None:
+    """Put cards of these kinds on top of a drawing pile (the last named ends on top)."""
+    for kind in kinds:
+        state.piles[pile].append(take(state, kind))
+
+
+def act(state: AllHandsState, text: str) -> None:
+    state.apply_action(state.string_to_action(text))
+
+
+def finish_stock(state: AllHandsState, pile: int = 0) -> None:
+    while state.phase == STOCK:
+        act(state, f"draw from pile {pile}")
+
+
+def test_stock_cards_come_one_at_a_time_clockwise_from_any_pile() -> None:
+    s = fresh(3, start=1)
+    stack_pile(s, 2, "cook")
+    stack_pile(s, 0, "gunner")
+    assert s.phase == STOCK and s.current_player() == 1
+    act(s, "draw from pile 2")  # a rival's pile
+    assert R.config.kinds[R.config.card_kind[s.stock[1][0]]] == "cook"
+    assert s.current_player() == 2
+    act(s, "draw from pile 0")
+    assert s.current_player() == 0
+    act(s, "draw from pile 0")  # one's own pile is fine too
+    assert [len(x) for x in s.stock] == [1, 1, 1]
+    for _ in range(6):
+        act(s, "draw from pile 1")
+    assert [len(x) for x in s.stock] == [3, 3, 3]
+    assert s.phase == HIRE and s.current_player() == 1
+
+
+def test_stock_cards_stay_hidden_until_hiring() -> None:
+    s = fresh()
+    act(s, "draw from pile 1")
+    assert s.observation(0)["stock"] == []
+    finish_stock(s)
+    assert len(s.observation(0)["stock"]) == 3
+
+
+def test_keep_one_and_return_the_others_on_top_of_your_own_pile() -> None:
+    s = fresh()
+    stack_pile(s, 1, "navigator", "cook", "gunner")  # gunner on top
+    for pile in (1, 0, 1, 0, 1, 0):
+        act(s, f"draw from pile {pile}")
+    assert [R.config.kinds[R.config.card_kind[c]] for c in s.stock[0]] == ["gunner", "cook", "navigator"]
+    before = len(s.piles[0])
+    act(s, "keep cook")
+    assert s.counts[0][KIND["cook"]] == 1 and len(s.crew[0]) == 1
+    assert len(s.piles[0]) == before + 2
+    assert [R.config.card_kind[c] for c in s.piles[0][-2:]] == [KIND["gunner"], KIND["navigator"]]
+    assert s.observation(0)["piles"][0][-2:] == ["gunner", "navigator"]  # you know what you put back
+    assert s.observation(1)["piles"][0][-2:] == [None, None]  # the rival does not
+
+
+def test_keeping_a_kind_you_did_not_draw_is_refused() -> None:
+    s = fresh()
+    stack_pile(s, 1, "cook", "cook", "cook")
+    for pile in (1, 0, 1, 0, 1, 0):
+        act(s, f"draw from pile {pile}")
+    with pytest.raises(IllegalAction, match="keep"):
+        act(s, "keep redsash")
+
+
+def test_an_empty_drawing_pile_is_restarted_with_the_returned_cards() -> None:
+    s = fresh()
+    s.box.extend(s.piles[0])
+    s.piles[0].clear()
+    with pytest.raises(IllegalAction, match="empty"):
+        act(s, "draw from pile 0")
+    finish_stock(s, pile=1)
+    act(s, f"keep {R.config.kinds[R.config.card_kind[s.stock[0][0]]]}")
+    assert len(s.piles[0]) == 2
+
+
+def test_go_out_order_is_the_start_player_then_clockwise() -> None:
+    s = fresh(3, start=2)
+    for seat in range(3):
+        give_crew(s, seat, "cook", "cook")
+    for seat in (0, 2):
+        give_crew(s, seat, "cook")  # three cooks: seats 0 and 2 can lay out, seat 1 cannot
+    finish_stock(s)
+    for seat in (2, 0, 1):
+        assert s.current_player() == seat
+        act(s, "keep " + R.config.kinds[R.config.card_kind[s.stock[seat][0]]])
+    assert s.phase == GO_OUT and s.current_player() == 2
+    act(s, "done")
+    assert s.current_player() == 0  # seat 1 has nothing to lay out and is passed over
+    act(s, "lay out three-of-a-kind cook")
+    assert s.points[0] == 3
+    assert s.phase == STOCK and s.start == 0  # the start player card passed clockwise
+
+
+def _to_go_out(s: AllHandsState) -> None:
+    """Draw all stock from pile 0 and keep whatever comes first, up to the call-out phase."""
+    finish_stock(s)
+    while s.phase == HIRE:
+        seat = s.current_player()
+        act(s, "keep " + R.config.kinds[R.config.card_kind[s.stock[seat][0]]])
+
+
+def test_boarding_party_snatches_the_top_card_of_a_rival_crew_before_they_lay_out() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "cutthroat", "cutthroat")
+    give_crew(s, 1, "navigator", "navigator", "navigator")
+    _to_go_out(s)
+    top = s.crew[1][-1]
+    act(s, "lay out boarding-party")
+    assert s.phase == SNATCH
+    assert s.legal_actions() == [R.space.snatch + 1, R.space.skip]
+    act(s, "snatch from seat 1")
+    assert s.crew[0][-1] == top and top not in s.crew[1]
+    assert s.points[0] == 1 and s.used[0] == 1
+
+
+def test_snatching_from_yourself_is_refused() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "cutthroat", "cutthroat", "cook")
+    give_crew(s, 1, "cook")
+    _to_go_out(s)
+    act(s, "lay out boarding-party")
+    with pytest.raises(IllegalAction, match="snatch"):
+        act(s, "snatch from seat 0")
+
+
+def test_crows_nest_draws_two_extra_stock_cards_next_round() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "lookout", "lookout")
+    _to_go_out(s)
+    act(s, "lay out crows-nest")
+    assert s.phase == STOCK and s.round == 2  # nothing else to lay out: the next round began
+    assert s.extra_now == [True, False]
+    finish_stock(s)  # round 2: seat 1 starts
+    assert s.phase == EXTRA and s.current_player() == 0
+    act(s, "draw two from pile 1")
+    assert len(s.stock[0]) == 5 and s.phase == HIRE
+    while s.current_player() != 0:
+        act(s, "keep " + R.config.kinds[R.config.card_kind[s.stock[s.turn][0]]])
+    pile = len(s.piles[0])
+    act(s, "keep " + R.config.kinds[R.config.card_kind[s.stock[0][0]]])
+    assert len(s.piles[0]) == pile + 4
+
+
+def test_broadside_curses_a_rival() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "gunner", "gunner")
+    _to_go_out(s)
+    act(s, "lay out broadside")
+    assert s.phase == CURSE
+    act(s, "curse seat 1")
+    assert s.curses == [0, 1]
+    assert s.scores()[1] == -R.config.curse_points
+
+
+def test_the_game_ends_when_the_piles_hold_fewer_cards_than_players() -> None:
+    s = fresh(3)
+    for pile in s.piles:
+        s.box.extend(pile)
+        pile.clear()
+    s.piles[0].append(s.box.pop())
+    s.piles[1].append(s.box.pop())  # 2 cards for 3 players
+    s.begin_round()
+    assert s.phase == OVER and s.legal_actions() == []
+    s2 = fresh(3)
+    for pile in s2.piles:
+        s2.box.extend(pile)
+        pile.clear()
+    for p in range(3):
+        s2.piles[0].append(s2.box.pop())  # 3 cards for 3 players: one more round, one card each
+    s2.begin_round()
+    assert s2.phase == STOCK
+    finish_stock(s2)
+    assert [len(x) for x in s2.stock] == [1, 1, 1]
+
+
+def test_lone_captains_cost_points_and_a_pair_cancels_out() -> None:
+    counts = [0] * len(R.config.kinds)
+    counts[KIND["blackheart"]] = 1
+    assert R.best_layout(tuple(counts))[0] == -R.config.captain_penalty[KIND["blackheart"]]
+    counts[KIND["blackheart"]] = 2
+    assert R.best_layout(tuple(counts))[0] == 0
+    counts[KIND["blackheart"]] = 3
+    assert R.best_layout(tuple(counts))[0] == -R.config.captain_penalty[KIND["blackheart"]]
+
+
+def test_final_lay_out_picks_the_best_partition() -> None:
+    counts = [0] * len(R.config.kinds)
+    for kind in ("cook", "gunner", "lookout", "cutthroat", "carpenter"):
+        counts[KIND[kind]] = 1
+    counts[KIND["redsash"]] = 1
+    points = {c.id: c.points for c in R.config.combinations}
+    assert R.best_layout(tuple(counts))[0] == points["full-crew"]
+    counts[KIND["cook"]] = 3
+    assert R.best_layout(tuple(counts))[0] == max(points["full-crew"], points["three-of-a-kind"] + points["street"]
+                                                   - R.config.captain_penalty[KIND["redsash"]])
+
+
+def test_ties_go_to_the_player_with_more_captains() -> None:
+    s = fresh(2)
+    give_crew(s, 0, "redsash", "redsash")  # a pair: 0 points, two captains
+    for pile in s.piles:
+        s.box.extend(pile)
+        pile.clear()
+    s.begin_round()
+    result = s.result()
+    assert result.scores == (0.0, 0.0)
+    assert result.winners == (0,)
+
+
+def test_action_names_round_trip() -> None:
+    s = fresh(6)
+    for action in range(R.space.size):
+        assert s.string_to_action(s.action_to_string(action)) == action
+    with pytest.raises(IllegalAction, match="unreadable"):
+        s.string_to_action("hoist the colours")
+
+
+def test_actions_out_of_phase_are_refused_with_the_rule() -> None:
+    s = fresh()
+    with pytest.raises(IllegalAction, match="must draw a stock card"):
+        act(s, "keep cook")
+    with pytest.raises(IllegalAction, match="outside the action space"):
+        s.apply_action(R.space.size)
