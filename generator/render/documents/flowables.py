@@ -1,0 +1,301 @@
+"""Parsed markup blocks to ReportLab Platypus flowables.
+
+One function per block kind; `Builder` carries what they share (the game for
+pictures, the styles, whether fill-in boxes become AcroForm fields).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field as dc_field
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    CondPageBreak,
+    FrameBreak,
+    Flowable,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from generator.errors import DataError, Location
+from generator.model import Game
+from generator.project import Project
+from generator.render.documents import markup
+from generator.render.documents.pictures import FacePicture, resolve
+from generator.render.documents.styles import Styles
+
+PICTURE_HEIGHT = 48 * mm
+SHORT_LIST = 6
+# Tables set a cell font even when every cell is a Paragraph; name ours so no unembedded base font appears.
+FONT = ("FONTNAME", (0, 0), (-1, -1), "Sans")
+
+
+class FieldBox(Flowable):
+    """A fill-in box: a ruled box on paper, an AcroForm text field in the fillable PDF."""
+
+    def __init__(self, name: str, fillable: bool, height: float, colour: colors.Color, tooltip: str = ""):
+        super().__init__()
+        self.name, self.fillable, self.box_height, self.colour = name, fillable, height, colour
+        self.tooltip = tooltip or name  # what a form viewer shows on hover: row and column, in words
+        self.width = 0.0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width = max(avail_width, 8 * mm)
+        return self.width, self.box_height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        if self.fillable:
+            canvas.acroForm.textfield(
+                name=self.name, tooltip=self.tooltip, x=0, y=0, width=self.width, height=self.box_height,
+                relative=True, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
+                textColor=colors.black, fontSize=0, maxlen=40,
+            )
+        else:
+            canvas.setStrokeColor(self.colour)
+            canvas.setLineWidth(0.6)
+            canvas.setFillColor(colors.white)
+            canvas.rect(0, 0, self.width, self.box_height, stroke=1, fill=1)
+
+
+class Slot(Flowable):
+    """A dashed real-size outline with a caption inside: the place to put a pile of cards."""
+
+    def __init__(self, width: float, height: float, corner: float, caption: str, styles: Styles):
+        super().__init__()
+        self.width, self.height, self.corner, self.styles = width, height, corner, styles
+        self.caption = Paragraph(caption, styles.caption)
+        self.hAlign = "CENTER"
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setStrokeColor(self.styles.palette.primary)
+        canvas.setDash(4, 3)
+        canvas.setLineWidth(0.8)
+        canvas.roundRect(0, 0, self.width, self.height, max(self.corner, 0.1), stroke=1, fill=0)
+        canvas.restoreState()
+        inner = self.width - 12 * mm
+        _, h = self.caption.wrap(inner, self.height)
+        self.caption.drawOn(canvas, 6 * mm, (self.height - h) / 2)
+
+
+class HeadingPara(Paragraph):
+    """A heading that reports itself to the table of contents and the PDF outline."""
+
+    def __init__(self, text: str, style: Any, level: int, key: str, outline: bool):
+        super().__init__(text, style)
+        self.toc_level, self.toc_key, self.outline = level, key, outline
+        self.toc_text = markup.plain(text)
+
+    def draw(self) -> None:
+        if self.outline:
+            self.canv.bookmarkPage(self.toc_key)
+            self.canv.addOutlineEntry(self.toc_text, self.toc_key, level=self.toc_level - 1, closed=False)
+        super().draw()
+
+
+@dataclass
+class Builder:
+    game: Game
+    project: Project
+    styles: Styles
+    file: str
+    fillable: bool = False
+    outline: bool = True
+    field_prefix: str = ""
+    width: float = 0.0  # frame width, for tables
+    _fields: int = 0
+    _headings: int = 0
+    _after_title: bool = False
+    seen_fields: set[str] = dc_field(default_factory=set)
+
+    def flowables(self, blocks: list[markup.Block]) -> list[Flowable]:
+        out: list[Flowable] = []
+        for block in blocks:
+            out.extend(self.block(block))
+        return out
+
+    def block(self, block: markup.Block) -> list[Flowable]:
+        s = self.styles
+        after_title, self._after_title = self._after_title, False
+        if isinstance(block, markup.Heading):
+            self._headings += 1
+            if block.level == 1:
+                self._after_title = True
+                return [Paragraph(markup.inline_to_para(block.text), s.title)]
+            level = block.level - 1
+            para = HeadingPara(markup.inline_to_para(block.text), s.heading(level), level,
+                               f"h{self._headings}", self.outline)
+            return [CondPageBreak(30 * mm), para] if level == 1 else [para]
+        if isinstance(block, markup.Paragraph):
+            style = s.subtitle if after_title else s.body  # the line under a title is its subtitle
+            return [Paragraph(markup.inline_to_para(block.text), style)]
+        if isinstance(block, markup.ListBlock):
+            flowable = self.list_block(block)
+            # a short list reads as one unit: never leave a single item behind on the next page
+            return [KeepTogether([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
+        if isinstance(block, markup.Table):
+            return [self.table(block)]
+        if isinstance(block, markup.Callout):
+            return [self.callout(block)]
+        if isinstance(block, markup.Pictures):
+            return [self.pictures(block)]
+        if isinstance(block, markup.Directive):
+            if block.name == "pagebreak":
+                return [PageBreak()]
+            if block.name == "slot":
+                return [self.slot(block)]
+            if block.name == "nextpanel":
+                return [FrameBreak()]
+            if block.name in markup.SETTINGS:
+                raise DataError(f"'::: {block.name}' is a sheet setting; give it at the top of a sheet template",
+                                Location(self.file, block.line))
+            if block.name == "spacer":
+                try:
+                    return [Spacer(1, float(block.arg or 4) * mm)]
+                except ValueError:
+                    raise DataError(f"'::: spacer' takes millimetres, got {block.arg!r}",
+                                    Location(self.file, block.line)) from None
+            toc = TableOfContents()
+            toc.levelStyles = list(s.toc)
+            toc.dotsMinLevel = 0
+            toc.tableStyle = TableStyle([FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                         ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                         ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+            return [toc]
+        raise TypeError(block)
+
+    def list_block(self, block: markup.ListBlock) -> Flowable:
+        s = self.styles
+        items = [ListItem(Paragraph(markup.inline_to_para(t), s.item)) for t in block.items]
+        if block.ordered:
+            return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.", bulletFontName="Sans-Bold",
+                                bulletFontSize=s.item.fontSize, bulletColor=s.palette.primary,
+                                leftIndent=s.item.fontSize * 1.8, spaceAfter=s.body.spaceAfter)
+        return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName="Sans",
+                            bulletFontSize=s.item.fontSize, bulletColor=s.palette.accent,
+                            leftIndent=s.item.fontSize * 1.4, spaceAfter=s.body.spaceAfter)
+
+    def field_name(self, name: str) -> str:
+        """A unique form field name; PDF field names may not contain '.', so any other mark becomes '-'."""
+        self._fields += 1
+        base = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()) or f"box{self._fields}"
+        full = f"{self.field_prefix}{base}"
+        if full in self.seen_fields:
+            full = f"{full}-{self._fields}"
+        self.seen_fields.add(full)
+        return full
+
+    def table(self, block: markup.Table) -> Flowable:
+        s = self.styles
+        rows: list[list[Any]] = []
+        box_height = s.cell.leading * 1.25
+        head = block.rows[0] if block.header else ()
+        for r, row in enumerate(block.rows):
+            cells: list[Any] = []
+            for c, cell in enumerate(row):
+                if isinstance(cell, markup.Field):
+                    tip = " / ".join(markup.plain(t) for t in (row[0], head[c] if head else "")
+                                     if isinstance(t, str) and t.strip())
+                    cells.append(FieldBox(self.field_name(cell.name), self.fillable, box_height,
+                                          s.palette.primary, tip))
+                else:
+                    style = s.head_cell if (block.header and r == 0) else s.cell
+                    cells.append(Paragraph(markup.inline_to_para(cell), style))
+            rows.append(cells)
+        widths = _column_widths(block, self.width)
+        table = Table(rows, colWidths=widths, repeatRows=1 if block.header else 0, hAlign="LEFT")
+        commands: list[tuple[Any, ...]] = [
+            FONT,
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("GRID", (0, 0), (-1, -1), 0.4, s.palette.primary),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ]
+        if block.header:
+            commands.append(("BACKGROUND", (0, 0), (-1, 0), s.palette.primary))
+        body_start = 1 if block.header else 0
+        for r in range(body_start, len(rows)):
+            if (r - body_start) % 2 == 1:
+                commands.append(("BACKGROUND", (0, r), (-1, r), _tint(s.palette.primary, 0.06)))
+        table.setStyle(TableStyle(commands))
+        table.spaceAfter = s.body.spaceAfter
+        return table
+
+    def callout(self, block: markup.Callout) -> Flowable:
+        s = self.styles
+        inner = Builder(self.game, self.project, s, self.file, self.fillable, False, self.field_prefix,
+                        self.width - 16, seen_fields=self.seen_fields)
+        content = inner.flowables(list(block.blocks))
+        box = Table([[content]], colWidths=[self.width - 4], hAlign="LEFT")
+        box.setStyle(TableStyle([
+            FONT,
+            ("BACKGROUND", (0, 0), (-1, -1), _tint(s.palette.accent, 0.16)),
+            ("LINEBEFORE", (0, 0), (0, -1), 3, s.palette.accent),
+            ("LEFTPADDING", (0, 0), (-1, -1), 9),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 7),
+            ("TOPPADDING", (0, 0), (-1, -1), 6),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ]))
+        box.spaceAfter = s.body.spaceAfter
+        box.spaceBefore = 2
+        return box
+
+    def slot(self, block: markup.Directive) -> Flowable:
+        """`::: slot COMPONENT [sideways] caption`: where a pile of that component goes, at real size."""
+        component_id, _, rest = block.arg.partition(" ")
+        sideways = rest.startswith("sideways")
+        caption = rest[len("sideways"):].strip() if sideways else rest.strip()
+        if not self.game.has_component(component_id):
+            raise DataError(f"'::: slot' names unknown component {component_id!r}", Location(self.file, block.line))
+        size = self.game.component(component_id).size
+        width, height = size.width * mm, size.height * mm
+        if sideways:
+            width, height = height, width
+        return Slot(width, height, size.corner * mm, markup.inline_to_para(caption), self.styles)
+
+    def pictures(self, block: markup.Pictures) -> Flowable:
+        s = self.styles
+        where = Location(self.file, block.line)
+        resolved = [resolve(self.game, picture.ref, where) for picture in block.pictures]
+        slot = self.width / max(len(resolved), 1) - 14  # room for the cell padding between faces
+        height = min([PICTURE_HEIGHT] + [slot * c.size.height / c.size.width for c, _ in resolved])
+        cells = []
+        for picture, (component, item) in zip(block.pictures, resolved):
+            face = FacePicture(self.game, self.project, component, item, picture.side, height)
+            caption = Paragraph(markup.inline_to_para(picture.caption), s.caption) if picture.caption else Spacer(1, 1)
+            cells.append([face, caption])
+        table = Table([cells], hAlign="CENTER")
+        table.setStyle(TableStyle([FONT, ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+        return KeepTogether([table, Spacer(1, s.body.spaceAfter)])
+
+
+def _tint(colour: colors.Color, amount: float) -> colors.Color:
+    """A solid pale shade (no transparency: it must survive booklet forms and every printer)."""
+    return colors.Color(*(1 - amount * (1 - c) for c in (colour.red, colour.green, colour.blue)))
+
+
+def _column_widths(block: markup.Table, width: float) -> list[float]:
+    """Share the frame width by each column's longest text (field columns get a fixed share)."""
+    columns = len(block.rows[0]) if block.rows else 1
+    weights = []
+    for c in range(columns):
+        texts = [row[c] for row in block.rows]
+        longest = max((len(markup.plain(t)) if isinstance(t, str) else 8 for t in texts), default=4)
+        weights.append(min(max(longest, 8), 38))
+    total = sum(weights)
+    return [width * w / total for w in weights]

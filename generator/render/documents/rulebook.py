@@ -1,0 +1,49 @@
+"""A game's rulebook: `templates/rulebooks/<game>.md.j2` rendered over the game data to PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.errors import DataError
+from generator.model import Game
+from generator.project import Project
+from generator.render.documents import markup
+from generator.render.documents.booklet import booklet_canvas
+from generator.render.documents.document import build_pdf
+from generator.render.documents.flowables import Builder
+from generator.render.documents.styles import BOOKLET_PAGES, MARGIN, make_styles, paper_size
+from generator.render.documents.templating import render_template, template_context
+
+
+def rulebook_template(game: Game, project: Project) -> Path:
+    path = project.inside(project.templates_dir, f"rulebooks/{game.id}.md.j2", game.location)
+    if not path.is_file():
+        raise DataError(f"no rulebook template: {project.display(path)} is missing", game.location)
+    return path
+
+
+def parse_template(path: Path, game: Game, project: Project) -> tuple[str, list[markup.Block]]:
+    """Render and parse one document template; (display name, blocks)."""
+    display = project.display(path)
+    lines = render_template(path, display, template_context(game))
+    return display, markup.parse(lines, display)
+
+
+def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False) -> bytes:
+    """The rulebook as PDF bytes: full pages of `paper`, or a saddle-stitched booklet on it."""
+    sheet = paper_size(paper)
+    pagesize = BOOKLET_PAGES[paper] if booklet else sheet
+    scale = 0.82 if booklet else 1.0
+    styles = make_styles(game, scale)
+    display, blocks = parse_template(rulebook_template(game, project), game, project)
+    margin = MARGIN * (0.75 if booklet else 1.0)
+    builder = Builder(game, project, styles, display, outline=not booklet)
+    builder.width = pagesize[0] - 2 * margin
+    flowables = builder.flowables(blocks)
+    canvasmaker = booklet_canvas(sheet) if booklet else Canvas
+    footer = f"{game.title} \u2014 rules"
+    return build_pdf(flowables, pagesize, margin, f"{game.title}: rules", styles, footer,
+                     canvasmaker=canvasmaker, links=not booklet)
+

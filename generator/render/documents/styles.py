@@ -1,0 +1,113 @@
+"""Paper sizes and the paragraph styles every document shares, coloured by the game's theme.
+
+Colours come from the game's `theme.colours` (primary, accent, paper, ink) so
+each rulebook looks like its game; missing entries fall back to neutral ink.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.pagesizes import A4, A5, letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch, mm
+
+from generator.errors import UsageError
+from generator.model import Game
+from generator.render.fonts import register_fonts
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
+# The booklet page for each paper: half the sheet, folded.
+BOOKLET_PAGES: dict[str, tuple[float, float]] = {"a4": A5, "letter": (5.5 * inch, 8.5 * inch)}
+MARGIN = 15 * mm  # inside any home printer's unprintable edge
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    if paper not in PAPERS:
+        raise UsageError(f"unknown paper {paper!r} (use one of: {', '.join(PAPERS)})")
+    return PAPERS[paper]
+
+
+@dataclass(frozen=True)
+class Palette:
+    primary: colors.Color
+    accent: colors.Color
+    paper: colors.Color
+    ink: colors.Color
+
+
+def palette(game: Game) -> Palette:
+    raw: Any = game.theme.get("colours", {}) if hasattr(game.theme, "get") else {}
+    raw = raw if isinstance(raw, dict) or hasattr(raw, "get") else {}
+
+    def pick(name: str, default: str) -> colors.Color:
+        value = raw.get(name, default)
+        try:
+            return colors.HexColor(str(value))
+        except (ValueError, TypeError):
+            return colors.HexColor(default)
+
+    return Palette(
+        primary=pick("primary", "#1f3b57"),
+        accent=pick("accent", "#c8962c"),
+        paper=pick("paper", "#f4ead5"),
+        ink=pick("ink", "#1b1b1b"),
+    )
+
+
+@dataclass(frozen=True)
+class Styles:
+    palette: Palette
+    title: ParagraphStyle
+    subtitle: ParagraphStyle
+    h1: ParagraphStyle
+    h2: ParagraphStyle
+    h3: ParagraphStyle
+    body: ParagraphStyle
+    item: ParagraphStyle
+    cell: ParagraphStyle
+    head_cell: ParagraphStyle
+    caption: ParagraphStyle
+    toc: tuple[ParagraphStyle, ...]
+
+    def heading(self, level: int) -> ParagraphStyle:
+        return (self.h1, self.h2, self.h3, self.h3)[max(1, min(level, 4)) - 1]
+
+
+def make_styles(game: Game, scale: float = 1.0) -> Styles:
+    """Styles at a base size; `scale` < 1 for booklet (half-size) pages."""
+    register_fonts()
+    pal = palette(game)
+    size = 10.5 * scale
+
+    def style(name: str, **kw: Any) -> ParagraphStyle:
+        base = dict(fontName="Serif", fontSize=size, leading=size * 1.35, textColor=pal.ink)
+        base.update(kw)
+        return ParagraphStyle(name, **base)
+
+    return Styles(
+        palette=pal,
+        title=style("title", fontName="Display", fontSize=size * 3, leading=size * 3.4, textColor=pal.primary,
+                    alignment=TA_CENTER, spaceAfter=size * 0.6),
+        subtitle=style("subtitle", fontName="Sans-Italic", fontSize=size * 1.3, leading=size * 1.7,
+                       alignment=TA_CENTER, textColor=pal.accent, spaceAfter=size),
+        h1=style("h1", fontName="Display", fontSize=size * 1.9, leading=size * 2.3, textColor=pal.primary,
+                 spaceBefore=size * 1.1, spaceAfter=size * 0.5, keepWithNext=1),
+        h2=style("h2", fontName="Sans-Bold", fontSize=size * 1.3, leading=size * 1.6, textColor=pal.primary,
+                 spaceBefore=size * 0.9, spaceAfter=size * 0.3, keepWithNext=1),
+        h3=style("h3", fontName="Sans-Semibold", fontSize=size * 1.08, leading=size * 1.4, textColor=pal.ink,
+                 spaceBefore=size * 0.6, spaceAfter=size * 0.2, keepWithNext=1),
+        body=style("body", spaceAfter=size * 0.55),
+        item=style("item", spaceAfter=size * 0.2),
+        cell=style("cell", fontName="Sans", fontSize=size * 0.92, leading=size * 1.15),
+        head_cell=style("head_cell", fontName="Sans-Bold", fontSize=size * 0.92, leading=size * 1.15,
+                        textColor=colors.white),
+        caption=style("caption", fontName="Sans-Italic", fontSize=size * 0.8, leading=size, alignment=TA_CENTER),
+        toc=(
+            style("toc1", fontName="Sans-Semibold", fontSize=size * 1.05, leading=size * 1.6, leftIndent=0),
+            style("toc2", fontName="Sans", fontSize=size * 0.95, leading=size * 1.35, leftIndent=size * 1.5),
+        ),
+    )

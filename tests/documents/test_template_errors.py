@@ -1,0 +1,94 @@
+"""Template mistakes are DataErrors pointing at the template line; the sandbox holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.errors import DataError
+from generator.load import load_game
+from generator.render.documents import markup
+from generator.render.documents.rulebook import rulebook_pdf
+
+GOOD_HEAD = "# Title\n\nSome text.\n"
+
+
+def _book(copy_project, body: str):
+    path = copy_project.templates_dir / "rulebooks" / "counterattack.md.j2"
+    path.write_text(body)
+    game = load_game(copy_project, "counterattack")
+    with pytest.raises(DataError) as caught:
+        rulebook_pdf(game, copy_project, "a4")
+    return caught.value
+
+
+@pytest.mark.parametrize("body, line, words", [
+    (GOOD_HEAD + "\n{{ game.no_such_thing }}\n", 5, "no_such_thing"),
+    (GOOD_HEAD + "{% for x in rules %}\n", 0, "syntax"),
+    (GOOD_HEAD + "\n| a | b |\n|---|---|\n| c |\n", 7, "cells"),
+    (GOOD_HEAD + "\nThis is **bold but unclosed.\n", 5, "unpaired"),
+    (GOOD_HEAD + "\n::: wobble\n", 5, "unknown directive"),
+    (GOOD_HEAD + "\n![x](port/atlantis)\n", 5, "unknown item"),
+    (GOOD_HEAD + "\n{{ ''.__class__ }}\n", 5, ""),
+    (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n{% endfor %}\n| x | y |\n", 8, "cells"),
+])
+def test_bad_template_points_at_line(copy_project, body, line, words):
+    error = _book(copy_project, body)
+    assert error.location is not None
+    assert error.location.file == "templates/rulebooks/counterattack.md.j2"
+    if line:
+        assert error.location.line == line
+    else:
+        assert error.location.line > 0
+    assert words.lower() in error.message.lower()
+
+
+def test_sandbox_refuses_mutation(copy_project):
+    error = _book(copy_project, GOOD_HEAD + "\n{{ game.credits.append(1) }}\n")
+    assert error.location.line == 5
+
+
+def test_missing_template(copy_project):
+    (copy_project.templates_dir / "rulebooks" / "counterattack.md.j2").unlink()
+    game = load_game(copy_project, "counterattack")
+    with pytest.raises(DataError, match="no rulebook template"):
+        rulebook_pdf(game, copy_project, "a4")
+
+
+def test_markup_blocks():
+    lines = list(enumerate([
+        "## Head", "", "para *it* and **b**", "more", "", "- one", "  cont", "- two", "",
+        "1. first", "2. second", "", "| h | [[f]] |", "|---|---|", "| a | [[ ]] |", "", "> **Ex** box", "> more",
+        "::: pagebreak",
+    ], start=1))
+    blocks = markup.parse(lines, "t")
+    kinds = [type(b).__name__ for b in blocks]
+    assert kinds == ["Heading", "Paragraph", "ListBlock", "ListBlock", "Table", "Callout", "Directive"]
+    assert blocks[1].text == "para *it* and **b** more"
+    assert blocks[2].items == ("one cont", "two")
+    assert blocks[4].rows[0][1] == markup.Field("f") and blocks[4].header
+    assert markup.inline_to_para("a < b & **c** *d*") == "a &lt; b &amp; <b>c</b> <i>d</i>"
+
+
+def _sheet_error(copy_project, body: str) -> DataError:
+    from generator.render.documents.sheets import sheet_pdf
+
+    folder = copy_project.templates_dir / "sheets" / "counterattack"
+    path = folder / "bad.md.j2"
+    path.write_text(body)
+    game = load_game(copy_project, "counterattack")
+    with pytest.raises(DataError) as caught:
+        sheet_pdf(game, copy_project, path, "a4", fillable=True)
+    return caught.value
+
+
+@pytest.mark.parametrize("body, line, words", [
+    ("::: copies many\n| a |\n", 1, "whole number"),
+    ("::: frame nothing\n| a |\n", 1, "unknown component"),
+    ("## Sheet\n\n::: landscape\n", 3, "sheet setting"),
+    ("## Sheet\n\n::: slot ghost Put it here\n", 3, "unknown component"),
+])
+def test_bad_sheet_settings(copy_project, body, line, words):
+    error = _sheet_error(copy_project, body)
+    assert error.location.file == "templates/sheets/counterattack/bad.md.j2"
+    assert error.location.line == line
+    assert words in error.message
