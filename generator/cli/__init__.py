@@ -25,7 +25,6 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "simulate": "simulate",
     "watch": "watch",
-    "serve": "watch",
 }
 
 

@@ -1,0 +1,107 @@
+"""`pnp build`: print-ready sheets (and PNG / Tabletop Simulator exports) under output/<game>/.
+
+Thin: parses options, validates each game (refusing an invalid deck unless
+--force), asks `generator.render.build` for the plan and runs it.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import click
+
+from generator.cli.context import Context, pass_context
+from generator.errors import UsageError
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise UsageError(f"--back-offset {value!r} must be two numbers in mm, like 0.5,-1") from None
+    return x, y
+
+
+@click.command("build")
+@click.argument("games", nargs=-1)
+@click.option("--only", "only", multiple=True, metavar="COMPONENT", help="Build only this component (repeatable).")
+@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
+              help="Paper size of the sheets.")
+@click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed around each face, mm.")
+@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+              help="Backs on the following page for long- or short-edge flip; none: gutter-fold "
+                   "(or fronts only when all backs are equal).")
+@click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")
+@click.option("--cut-lines", is_flag=True, help="Also draw thin grey cut lines through the sheet.")
+@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+              help="Shift backs by X,Y mm to match a printer's front/back drift.")
+@click.option("--png", is_flag=True, help="Also export every face as a 300 dpi PNG (with bleed).")
+@click.option("--tts", is_flag=True, help="Also export Tabletop Simulator deck sheets.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Processes for PNG export.")
+@click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
+@click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
+@click.option("--force", is_flag=True, help="Build even if validation fails.")
+@click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
+@pass_context
+def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
+                  duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, png: bool, tts: bool,
+                  booklet: bool, no_gallery: bool, jobs: int, force: bool, clean: bool) -> None:
+    """Write print-ready PDFs of every card, tile and token to output/<game>/.
+
+    One PDF per component and paper: <game>-<component>-<paper>.pdf (plus the
+    rulebooks and sheets the documents module contributes). As many faces per
+    page as fit, centred; faces and their bleed stay 5 mm from the paper edge,
+    crop marks sit in that margin just outside the bleed. Where full bleed around every face does not fit (3 x 3 poker
+    cards), faces are butted: shared cut lines, bleed on the outer edges only
+    (on US Letter the top and bottom bleed shrinks to about 2 mm so the crop
+    marks keep their room). Backs follow each page of fronts, mirrored for
+    the duplex flip; --duplex none lays out fronts and backs side by side to
+    fold along the middle, or fronts only when every back is the same.
+
+    --png writes output/<game>/png/<component>-<item>-<copy>.png (300 dpi,
+    with bleed) and a one-face-per-page PDF with TrimBox and BleedBox; --tts
+    writes Tabletop Simulator deck sheets to output/<game>/tts/.
+    """
+    from generator.pipeline import build
+    from generator.render.build import BuildOptions
+
+    options = BuildOptions(
+        papers=("a4", "letter") if paper == "both" else (paper,),
+        bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
+        back_offset=_offset(back_offset), png=png, tts=tts, jobs=jobs, only=only,
+        previews=not no_gallery, booklet=booklet,
+    )
+    options.check()
+    if only:
+        known = {c.id for game in ctx.games(games) for c in game.components}
+        unknown = [c for c in only if c not in known]
+        if unknown:
+            raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
+    started = time.perf_counter()
+    result = build(ctx.project, list(games), options, force=force, clean=clean, gallery=not no_gallery,
+                   progress=_progress_bar if ctx.show_progress else None)
+    for warning in result.warnings:
+        ctx.note(f"warning: {warning}")
+    if not ctx.quiet:
+        elapsed = time.perf_counter() - started
+        where = ctx.project.display(ctx.project.output_dir)
+        click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
+        if result.gallery_written or (ctx.project.output_dir / "index.html").is_file() and not no_gallery:
+            click.echo(f"gallery: {where}/index.html")
+
+
+def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
+    """A terminal progress bar over the jobs that will run (closed when the last one is done)."""
+    bar = click.progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
+                            item_show_func=lambda label: label or "")
+    bar.__enter__()
+    done = [0]
+
+    def advance(job: Any) -> None:
+        done[0] += 1
+        bar.update(1, job.label)
+        if done[0] == len(jobs):
+            bar.__exit__(None, None, None)
+
+    return advance

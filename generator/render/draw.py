@@ -1,0 +1,215 @@
+"""Drawing a resolved `Face` on a ReportLab canvas: the one drawing path for PDF, PNG and TTS.
+
+Coordinates: the caller puts the face's trim box bottom-left at the canvas
+origin; layouts measure from the top-left in millimetres, so y is flipped
+here. Text sizes and stroke widths are points. Raster exports rasterize what
+this code draws; there is no second renderer to drift out of step.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable
+
+from generator.render.icons import draw_icon
+from generator.render.layout import Element, Face
+from generator.render.text import bold_of, fit_line, set_text
+from generator.render.units import pt
+
+ASCENT = 0.78  # first baseline below the top of a text box, in ems
+
+
+@lru_cache(maxsize=256)
+def colour(value: str) -> Any:
+    from reportlab.lib.colors import HexColor
+
+    if len(value) == 4:  # '#abc'
+        value = "#" + "".join(ch * 2 for ch in value[1:])
+    return HexColor(value)
+
+
+def draw_face(c: Any, face: Face, bleed: float) -> None:
+    """Draw every element of `face`; `bleed` (mm) is how far `bleed: true` rectangles reach out."""
+    for element in face.elements:
+        painter = PAINTERS[element.type]
+        painter(c, element, face, bleed)
+        if element.get("mirror"):  # the rotated copy, like the bottom index of a playing card
+            c.saveState()
+            c.translate(pt(face.width), pt(face.height))
+            c.rotate(180)
+            painter(c, element, face, bleed)
+            c.restoreState()
+
+
+def _y(face: Face, y_mm: float) -> float:
+    return pt(face.height - y_mm)
+
+
+def _paint(c: Any, e: Element) -> tuple[bool, bool]:
+    fill, stroke = e.get("fill"), e.get("stroke")
+    if fill != "none":
+        c.setFillColor(colour(fill))
+    if stroke != "none":
+        c.setStrokeColor(colour(stroke))
+        c.setLineWidth(e.get("stroke_width"))
+    return fill != "none", stroke != "none"
+
+
+def _rect(c: Any, e: Element, face: Face, bleed: float) -> None:
+    fill, stroke = _paint(c, e)
+    if not (fill or stroke):
+        return
+    if e.get("bleed"):
+        x, y, w, h, radius = -bleed, -bleed, face.width + 2 * bleed, face.height + 2 * bleed, 0.0
+        c.rect(pt(x), pt(y), pt(w), pt(h), stroke=int(stroke), fill=int(fill))
+        return
+    x, y = e.get("x"), e.get("y")
+    w = e.get("w") if e.get("w") is not None else face.width - 2 * x
+    h = e.get("h") if e.get("h") is not None else face.height - 2 * y
+    radius = e.get("radius")
+    if radius > 0:
+        c.roundRect(pt(x), _y(face, y + h), pt(w), pt(h), pt(radius), stroke=int(stroke), fill=int(fill))
+    else:
+        c.rect(pt(x), _y(face, y + h), pt(w), pt(h), stroke=int(stroke), fill=int(fill))
+
+
+def _circle(c: Any, e: Element, face: Face, bleed: float) -> None:
+    fill, stroke = _paint(c, e)
+    if fill or stroke:
+        c.circle(pt(e.get("x")), _y(face, e.get("y")), pt(e.get("r")), stroke=int(stroke), fill=int(fill))
+
+
+def _line(c: Any, e: Element, face: Face, bleed: float) -> None:
+    _, stroke = _paint(c, e)
+    if stroke:
+        c.line(pt(e.get("x")), _y(face, e.get("y")), pt(e.get("x2")), _y(face, e.get("y2")))
+
+
+def _text(c: Any, e: Element, face: Face, bleed: float) -> None:
+    text = e.get("text")
+    if not text:
+        return
+    font, size = e.get("font"), e.get("size")
+    if e.get("max_width") is not None:
+        size, _ = fit_line(text, font, size, e.get("min_size") or size, pt(e.get("max_width")))
+    c.setFillColor(colour(e.get("colour")))
+    c.setFont(font, size)
+    x, y = pt(e.get("x")), _y(face, e.get("y"))
+    rotate = e.get("rotate")
+    if rotate:
+        c.saveState()
+        c.translate(x, y)
+        c.rotate(-rotate)  # layouts rotate clockwise, like most drawing tools
+        x, y = 0.0, 0.0
+    align = e.get("align")
+    if align == "right":
+        c.drawRightString(x, y, text)
+    elif align in ("centre", "center"):
+        c.drawCentredString(x, y, text)
+    else:
+        c.drawString(x, y, text)
+    if rotate:
+        c.restoreState()
+
+
+def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
+    text = e.get("text")
+    if not text:
+        return
+    font = e.get("font")
+    bold_font = e.get("bold_font") or bold_of(font)
+    size = e.get("size")
+    width, height = pt(e.get("w")), pt(e.get("h"))
+    setting = set_text(text, font, bold_font, size, e.get("min_size") or size, e.get("leading"), width, height)
+    ink = colour(e.get("colour"))
+    c.setFillColor(ink)
+    block = setting.size + setting.leading * (len(setting.lines) - 1)
+    top = _y(face, e.get("y"))
+    if e.get("valign") == "middle":
+        top -= (height - block) / 2
+    elif e.get("valign") == "bottom":
+        top -= height - block
+    left = pt(e.get("x"))
+    align = e.get("align")
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    space = stringWidth(" ", font, setting.size)
+    for index, line in enumerate(setting.lines):
+        baseline = top - setting.size * ASCENT - index * setting.leading
+        x = left
+        if align == "right":
+            x += width - line.width
+        elif align in ("centre", "center"):
+            x += (width - line.width) / 2
+        for word in line.words:
+            for piece in word:
+                if piece.icon:
+                    draw_icon(c, piece.icon, x + setting.size / 2, baseline + setting.size * 0.32,
+                              setting.size * 0.95, ink)
+                    x += setting.size
+                else:
+                    face_font = bold_font if piece.bold else font
+                    c.setFont(face_font, setting.size)
+                    c.drawString(x, baseline, piece.text)
+                    x += stringWidth(piece.text, face_font, setting.size)
+            x += space
+
+
+def _icon(c: Any, e: Element, face: Face, bleed: float) -> None:
+    draw_icon(c, e.get("icon"), pt(e.get("x")), _y(face, e.get("y")), pt(e.get("size")),
+              colour(e.get("colour")), -e.get("rotate"))
+
+
+def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
+    count = int(e.get("count"))
+    if count <= 0:
+        return
+    columns = int(e.get("columns")) or max(1, round(count ** 0.5 + 0.01))
+    rows = -(-count // columns)
+    x0, y0, w, h = e.get("x"), e.get("y"), e.get("w"), e.get("h")
+    for index in range(count):
+        row, col = divmod(index, columns)
+        in_row = min(columns, count - row * columns)  # centre a short last row
+        cx = x0 + w * (col + 0.5 + (columns - in_row) / 2) / columns
+        cy = y0 + h * (row + 0.5) / rows
+        draw_icon(c, e.get("icon"), pt(cx), _y(face, cy), pt(e.get("size")), colour(e.get("colour")))
+
+
+def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
+    path = e.get("path")  # already resolved inside templates/ by the layout library
+    x, y, w, h = e.get("x"), e.get("y"), e.get("w"), e.get("h")
+    c.drawImage(path, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
+
+
+def _track(c: Any, e: Element, face: Face, bleed: float) -> None:
+    """Numbered boxes `first`..`last` in one row filling `w` (a bid track, a score track)."""
+    first, last = int(e.get("first")), int(e.get("last"))
+    count = last - first + 1
+    if count <= 0:
+        return
+    gap = e.get("gap")
+    cell = (e.get("w") - gap * (count - 1)) / count
+    x0, y0, h = e.get("x"), e.get("y"), e.get("h")
+    font, size = e.get("font"), e.get("size")
+    for index in range(count):
+        x = x0 + index * (cell + gap)
+        fill, stroke = _paint(c, e)
+        if fill or stroke:
+            c.roundRect(pt(x), _y(face, y0 + h), pt(cell), pt(h), pt(e.get("radius")), stroke=int(stroke),
+                        fill=int(fill))
+        c.setFillColor(colour(e.get("colour")))
+        c.setFont(font, size)
+        c.drawCentredString(pt(x + cell / 2), _y(face, y0 + h / 2) - size * 0.35, str(first + index))
+
+
+PAINTERS: dict[str, Callable[[Any, Element, Face, float], None]] = {
+    "rect": _rect,
+    "circle": _circle,
+    "line": _line,
+    "text": _text,
+    "textbox": _textbox,
+    "icon": _icon,
+    "pips": _pips,
+    "image": _image,
+    "track": _track,
+}

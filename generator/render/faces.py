@@ -1,0 +1,106 @@
+"""Faces: one side of one item, drawn from its layout. The public entry points for other renderers.
+
+For the documents helper (rulebooks showing cards), two calls:
+
+- `draw_face(canvas, game, component, item, side, x, y, project, bleed=0)`
+  draws the face with its trim box's bottom-left corner at (x, y) points on any
+  ReportLab canvas, at true size (scale it with `canvas.scale` first for a
+  thumbnail). With `bleed` > 0 (mm) the background reaches that far out.
+- `face_flowable(game, component, item, side, project, width=None)` returns a
+  Platypus Flowable of the face, scaled to `width` points if given, for
+  story-based documents.
+
+`side` is "front" or "back"; a double-sided item's back draws `item.back`
+with the component's back layout. Layouts are compiled once per project and
+process (`renderer(project)`), so drawing many faces costs template renders
+and path drawing only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model import Component, Game, Item
+from generator.project import Project
+from generator.render.draw import draw_face as _draw_resolved
+from generator.render.layout import Face, LayoutLibrary, back_layout
+from generator.render.units import pt
+
+SIDES = ("front", "back")
+
+
+class FaceRenderer:
+    """Resolves faces of one project, caching compiled layouts and resolved faces."""
+
+    def __init__(self, project: Project) -> None:
+        from generator.render.fonts import register_fonts
+
+        register_fonts()
+        self.project = project
+        self.library = LayoutLibrary(project)
+        self._faces: dict[tuple[str, str, str, str], Face] = {}
+
+    def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
+        """The resolved face (hashable; equal faces draw identically)."""
+        key = (game.id, component.id, item.id, side)
+        face = self._faces.get(key)
+        if face is None:
+            face = self.library.face(game, component, item, side)
+            self._faces[key] = face
+        return face
+
+    def has_back(self, component: Component) -> bool:
+        return back_layout(component) is not None
+
+
+_RENDERERS: dict[Any, FaceRenderer] = {}
+
+
+def renderer(project: Project) -> FaceRenderer:
+    """The process-wide renderer of `project` (layouts compiled once)."""
+    found = _RENDERERS.get(project.root)
+    if found is None:
+        found = _RENDERERS[project.root] = FaceRenderer(project)
+    return found
+
+
+def draw_resolved(c: Any, face: Face, x: float, y: float, bleed: float = 0.0) -> None:
+    """Draw an already resolved face with its trim bottom-left at (x, y) points."""
+    c.saveState()
+    c.translate(x, y)
+    _clip(c, -pt(bleed), -pt(bleed), pt(face.width + 2 * bleed), pt(face.height + 2 * bleed))
+    _draw_resolved(c, face, bleed)
+    c.restoreState()
+
+
+def draw_face(c: Any, game: Game, component: Component, item: Item, side: str, x: float, y: float,
+              project: Project, bleed: float = 0.0) -> None:
+    """Draw one face of `item` with its trim box's bottom-left at (x, y) points; see the module doc."""
+    draw_resolved(c, renderer(project).face(game, component, item, side), x, y, bleed)
+
+
+def face_flowable(game: Game, component: Component, item: Item, side: str, project: Project,
+                  width: float | None = None) -> Any:
+    """A Platypus Flowable drawing the face at true size, or scaled to `width` points."""
+    from reportlab.platypus import Flowable
+
+    face = renderer(project).face(game, component, item, side)
+    scale = (width / pt(face.width)) if width else 1.0
+
+    class FaceFlowable(Flowable):  # type: ignore[misc]
+        def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+            return pt(face.width) * scale, pt(face.height) * scale
+
+        def draw(self) -> None:
+            self.canv.saveState()
+            self.canv.scale(scale, scale)
+            draw_resolved(self.canv, face, 0, 0, 0.0)
+            self.canv.restoreState()
+
+    return FaceFlowable()
+
+
+def _clip(c: Any, x: float, y: float, w: float, h: float) -> None:
+    path = c.beginPath()
+    path.rect(x, y, w, h)
+    c.clipPath(path, stroke=0, fill=0)

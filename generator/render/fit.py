@@ -1,0 +1,88 @@
+"""Layout checks for `pnp validate`: layouts exist and parse, templates render, text fits.
+
+Text that does not fit is a failed check, never a silent overflow: each text
+element is measured with the same typesetter that draws it (`render.text`),
+at its size, shrinking down to its `min_size` if it has one. A failed check
+carries the layout file:line to fix.
+"""
+
+from __future__ import annotations
+
+from generator.checks import Check
+from generator.errors import DataError
+from generator.model import Component, Game
+from generator.project import Project
+from generator.render.build import printable
+from generator.render.faces import renderer
+from generator.render.layout import Element, Face, back_layout
+from generator.render.text import bold_of, fit_line, set_text, unknown_icons
+from generator.render.units import pt
+
+
+def layout_checks(game: Game, project: Project) -> list[Check]:
+    """One check per component side (layout loads and renders for every item) and per text that fails to fit."""
+    faces = renderer(project)
+    checks: list[Check] = []
+    for component in game.components:
+        if not printable(component):
+            continue
+        for side, layout_name in (("front", component.front), ("back", back_layout(component))):
+            if layout_name is None:
+                continue
+            checks.extend(_side_checks(game, component, side, layout_name, faces))
+    return checks
+
+
+def _side_checks(game: Game, component: Component, side: str, layout_name: str, faces: object) -> list[Check]:
+    name = f"layout {layout_name} ({component.id} {side})"
+    try:
+        layout = faces.library.get(layout_name, component.location)  # type: ignore[attr-defined]
+        resolved = [(item, faces.face(game, component, item, side)) for item in component.items]  # type: ignore[attr-defined]
+    except DataError as exc:
+        return [Check(name, "loads and renders for every item", exc.message, False, exc.location)]
+    checks = [Check(name, "loads and renders for every item", f"{len(resolved)} items", True,
+                    layout.where)]
+    failures: dict[str, Check] = {}
+    for item, face in resolved:
+        for element in face.elements:
+            problem = _misfit(element, face)
+            if problem and element.name not in failures:
+                where = next((e.values.get("text", e.values["type"]).where
+                              for e in layout.elements if e.name == element.name), layout.where)
+                failures[element.name] = Check(f"{name} element '{element.name}' fits", "fits its face",
+                                               f"{problem} on {item.key}", False, where)
+    checks.extend(failures.values())
+    return checks
+
+
+def _misfit(element: Element, face: Face) -> str | None:
+    """Why this text element does not fit, or None."""
+    if element.type == "text" and element.get("max_width") is not None:
+        text = element.get("text")
+        size, fits = fit_line(text, element.get("font"), element.get("size"), element.get("min_size") or
+                              element.get("size"), pt(element.get("max_width")))
+        if not fits:
+            return f"{text!r} is wider than {element.get('max_width'):g} mm at {size:g} pt"
+    elif element.type == "textbox":
+        text = element.get("text")
+        bad = unknown_icons(text)
+        if bad:
+            return f"unknown inline icon ':{bad[0]}:'"
+        font = element.get("font")
+        setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
+                           element.get("min_size") or element.get("size"), element.get("leading"),
+                           pt(element.get("w")), pt(element.get("h")))
+        if not setting.fits:
+            return (f"text needs more than {element.get('w'):g} x {element.get('h'):g} mm even at "
+                    f"{setting.size:g} pt ({len(setting.lines)} lines)")
+    elif element.type in ("text", "icon"):
+        return _outside(element, face)
+    return None
+
+
+def _outside(element: Element, face: Face) -> str | None:
+    """Elements placed off the face are almost always typos in x/y."""
+    x, y = element.get("x"), element.get("y")
+    if not (-1 <= x <= face.width + 1 and -1 <= y <= face.height + 1):
+        return f"placed at ({x:g}, {y:g}) mm, outside the {face.width:g} x {face.height:g} mm face"
+    return None

@@ -1,0 +1,185 @@
+"""Where faces go on a sheet: the grid, bleeds, crop marks and duplex mirroring, as pure geometry (mm).
+
+Decisions (documented for users in `pnp build --help` and here):
+
+- Each axis is laid out on its own, in one of two modes. *Separated*: every
+  face keeps its full bleed on all sides (faces 2 x bleed apart, each cut
+  separately). *Butted*: faces touch at the trim line (one shared cut), bleed
+  only on the outer edges. The mode that fits more faces wins; on a tie, the
+  one with the larger outer bleed, then separated. So 3 x 3 poker cards fit on
+  both A4 and US Letter: A4 is butted across and separated down, Letter is
+  butted both ways.
+- Cards and their bleed stay at least `MARGIN` (5 mm) inside the page (inside
+  the half-page for gutter-fold). Crop marks are short hairlines that start
+  `MARK_GAP` outside the bleed and stop `MARK_EDGE` (3 mm) before the page
+  edge, so they never touch a card or run off the page; they sit in the
+  margin band. When the outer bleed would leave no room for `MARK_MIN` of
+  mark, the outer bleed shrinks on that axis (US Letter poker: 2 mm top and
+  bottom instead of 3).
+- Duplex backs mirror the front grid about the page centre: long-edge flip
+  mirrors columns (x), short-edge flip mirrors rows (y), then the back offset
+  nudge is added.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.render.units import Paper
+
+MARGIN = 5.0
+MARK_GAP = 0.75
+MARK_MIN = 2.0
+MARK_MAX = 6.0
+MARK_EDGE = 3.0
+FOLD_CLEARANCE = 5.0
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a grid: face starts (mm from the region start), outer bleed and mode."""
+
+    count: int
+    starts: tuple[float, ...]
+    size: float
+    butted: bool
+    inner_bleed: float
+    outer_bleed: float
+    region: tuple[float, float]
+
+    def bleeds(self, index: int) -> tuple[float, float]:
+        """Bleed before and after face `index` on this axis."""
+        before = self.outer_bleed if index == 0 else self.inner_bleed
+        after = self.outer_bleed if index == self.count - 1 else self.inner_bleed
+        return before, after
+
+    def cuts(self) -> list[float]:
+        """Every cut position along this axis, in order, shared cuts once."""
+        found: list[float] = []
+        for start in self.starts:
+            for edge in (start, start + self.size):
+                if not found or abs(found[-1] - edge) > 1e-9:
+                    found.append(edge)
+        return found
+
+    @property
+    def bleed_span(self) -> tuple[float, float]:
+        return self.starts[0] - self.outer_bleed, self.starts[-1] + self.size + self.outer_bleed
+
+
+def _axis_option(size: float, bleed: float, lo: float, hi: float, butted: bool, count: int) -> Axis | None:
+    gap = 0.0 if butted else 2 * bleed
+    span = count * size + (count - 1) * gap
+    room = (hi - lo - span) / 2  # from the outermost trim to the region edge
+    outer = min(bleed, room - MARGIN, room - MARK_GAP - MARK_MIN - MARK_EDGE)
+    if outer < min(bleed, 1.5) - 1e-9:
+        return None
+    start = lo + room
+    starts = tuple(start + i * (size + gap) for i in range(count))
+    return Axis(count, starts, size, butted, 0.0 if butted else bleed, max(outer, 0.0), (lo, hi))
+
+
+def layout_axis(size: float, bleed: float, lo: float, hi: float) -> Axis | None:
+    """The best axis layout of faces `size` long between `lo` and `hi` (mm), or None if none fits."""
+    best: Axis | None = None
+    upper = int((hi - lo) // max(size, 1e-6)) + 1
+    for count in range(upper, 0, -1):
+        options = [o for o in (_axis_option(size, bleed, lo, hi, False, count),
+                               _axis_option(size, bleed, lo, hi, True, count)) if o]
+        if options:
+            best = max(options, key=lambda o: (o.outer_bleed, not o.butted))
+            break
+    return best
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One face on a page: trim box (x, y from the page's bottom-left, mm) and its bleed per side."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+    @property
+    def clip(self) -> tuple[float, float, float, float]:
+        """The visible rectangle (bleed box) as x, y, width, height."""
+        return (self.x - self.left, self.y - self.bottom,
+                self.w + self.left + self.right, self.h + self.bottom + self.top)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Faces on one page (or one half-page, for gutter-fold)."""
+
+    page: Paper
+    cols: Axis
+    rows: Axis
+
+    @property
+    def per_page(self) -> int:
+        return self.cols.count * self.rows.count
+
+    def slots(self) -> list[Slot]:
+        """Slots in reading order: left to right, top to bottom."""
+        found = []
+        for r in range(self.rows.count):
+            row = self.rows.count - 1 - r  # rows axis runs bottom-up; read top row first
+            bottom, top = self.rows.bleeds(row)
+            for col in range(self.cols.count):
+                left, right = self.cols.bleeds(col)
+                found.append(Slot(self.cols.starts[col], self.rows.starts[row], self.cols.size,
+                                  self.rows.size, left, bottom, right, top))
+        return found
+
+    def marks(self) -> list[tuple[float, float, float, float]]:
+        """Crop mark hairlines (x1, y1, x2, y2 in mm): every cut line extended beyond the bleed."""
+        lines = []
+        y0, y1 = self.rows.bleed_span
+        x0, x1 = self.cols.bleed_span
+        bottom_end = max(self.rows.region[0] + MARK_EDGE, y0 - MARK_GAP - MARK_MAX)
+        top_end = min(self.rows.region[1] - MARK_EDGE, y1 + MARK_GAP + MARK_MAX)
+        left_end = max(self.cols.region[0] + MARK_EDGE, x0 - MARK_GAP - MARK_MAX)
+        right_end = min(self.cols.region[1] - MARK_EDGE, x1 + MARK_GAP + MARK_MAX)
+        for x in self.cols.cuts():
+            lines.append((x, y0 - MARK_GAP, x, bottom_end))
+            lines.append((x, y1 + MARK_GAP, x, top_end))
+        for y in self.rows.cuts():
+            lines.append((x0 - MARK_GAP, y, left_end, y))
+            lines.append((x1 + MARK_GAP, y, right_end, y))
+        return lines
+
+
+def make_grid(paper: Paper, width: float, height: float, bleed: float,
+              x_region: tuple[float, float] | None = None) -> Grid | None:
+    """Fit as many `width` x `height` faces as possible on `paper` (or a vertical strip of it)."""
+    lo, hi = x_region or (0.0, paper.width)
+    cols = layout_axis(width, bleed, lo, hi)
+    rows = layout_axis(height, bleed, 0.0, paper.height)
+    if cols is None or rows is None:
+        return None
+    return Grid(paper, cols, rows)
+
+
+def mirror_slot(slot: Slot, paper: Paper, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+    """Where the back of the face in `slot` goes so it registers after the page is flipped."""
+    dx, dy = offset
+    if duplex == "long":  # flipped around the long (vertical) edge: columns mirror
+        return Slot(paper.width - slot.x - slot.w + dx, slot.y + dy, slot.w, slot.h,
+                    slot.right, slot.bottom, slot.left, slot.top)
+    if duplex == "short":  # flipped around the short (horizontal) edge: rows mirror
+        return Slot(slot.x + dx, paper.height - slot.y - slot.h + dy, slot.w, slot.h,
+                    slot.left, slot.top, slot.right, slot.bottom)
+    if duplex == "fold":  # gutter-fold: mirrored about the vertical fold line at the page centre
+        return Slot(paper.width - slot.x - slot.w, slot.y, slot.w, slot.h,
+                    slot.right, slot.bottom, slot.left, slot.top)
+    raise ValueError(duplex)
+
+
+def sheets_needed(faces: int, per_page: int) -> int:
+    return math.ceil(faces / per_page) if faces else 0

@@ -1,0 +1,198 @@
+"""Sheets: a component's faces imposed on printer paper, with crop marks and registered backs.
+
+One PDF per component and paper. Page order for duplex is front, back,
+front, back...; the backs are mirrored (see `grid.mirror_slot`) so they land
+behind their fronts after a long- or short-edge flip. With `duplex="none"` a
+component whose backs differ is laid out gutter-fold (fronts left, backs
+right, fold along the page's vertical centre line; the page turns landscape
+when that holds more), and so is a double-sided
+one (each item carries its own second face); one whose backs are all equal
+(or that has no back) is printed fronts-only.
+
+Every distinct face is drawn once into a PDF form (XObject) and placed with
+`doForm`, so a back shared by 54 cards costs one drawing, and the file stays
+small. Each placement is clipped to that slot's bleed box, so neighbouring
+faces never overdraw each other. Canvases are `invariant` (no timestamps or
+random ids): the same inputs give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import DataError
+from generator.model import Component, Game
+from generator.render.draw import draw_face
+from generator.render.faces import FaceRenderer
+from generator.render.grid import Grid, Slot, make_grid, mirror_slot
+from generator.render.layout import Face, back_layout
+from generator.render.units import Paper, pt
+
+MARK_WIDTH = 0.3  # points
+DUPLEX_MODES = ("long", "short", "none")
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
+
+    paper: Paper
+    bleed: float = 3.0
+    duplex: str = "long"
+    crop_marks: bool = True
+    cut_lines: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    """A finished PDF and what it holds, for the build summary and tests."""
+
+    pdf: bytes
+    pages: int
+    sheets: int  # physical sheets of paper
+    faces: int
+    per_page: int
+    mode: str  # "duplex-long", "duplex-short", "gutter-fold" or "fronts-only"
+    grid: Grid
+
+
+class _Forms:
+    """Draws each distinct face once as a PDF form; later uses are a `doForm`."""
+
+    def __init__(self, c: Any, bleed: float) -> None:
+        self.c = c
+        self.bleed = bleed
+        self.names: dict[Face, str] = {}
+
+    def name(self, face: Face) -> str:
+        found = self.names.get(face)
+        if found is None:
+            found = self.names[face] = f"face{len(self.names)}"
+            b = pt(self.bleed)
+            self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
+            draw_face(self.c, face, self.bleed)
+            self.c.endForm()
+        return found
+
+    def place(self, face: Face, slot: Slot) -> None:
+        name = self.name(face)
+        c = self.c
+        c.saveState()
+        path = c.beginPath()
+        path.rect(*(pt(v) for v in slot.clip))
+        c.clipPath(path, stroke=0, fill=0)
+        c.translate(pt(slot.x), pt(slot.y))
+        c.doForm(name)
+        c.restoreState()
+
+
+def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
+    """(front, back) of every physical copy, in the component's stable order."""
+    faces = []
+    for item, _copy in component.copies():
+        front = renderer.face(game, component, item, "front")
+        back = renderer.face(game, component, item, "back") if back_layout(component) else None
+        faces.append((front, back))
+    return faces
+
+
+def impose(renderer: FaceRenderer, game: Game, component: Component, options: SheetOptions) -> SheetResult:
+    """Lay out every copy of `component` on sheets of `options.paper`; returns the PDF bytes."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    faces = component_faces(renderer, game, component)
+    backs = [b for _, b in faces if b is not None]
+    mode = _mode(options.duplex, backs, component.double_sided)
+    paper = options.paper
+    size = component.size
+    if mode == "gutter-fold":
+        paper, grid = _fold_grid(paper, size.width, size.height, options.bleed)
+    else:
+        grid = make_grid(paper, size.width, size.height, options.bleed)
+    if grid is None:
+        raise DataError(f"component '{component.id}' ({size.label()}) does not fit on {paper.name} paper "
+                        f"with {options.bleed:g} mm bleed", component.location)
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1, pageCompression=1,
+                         initialFontName="Sans", initialFontSize=9)
+    c.setTitle(f"{game.title}: {component.plural} ({paper.name})")
+    c.setAuthor("Pirate Press")
+    c.setCreator("pnp build")
+    c.setSubject(f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
+    forms = _Forms(c, options.bleed)
+    slots = grid.slots()
+    pages = 0
+    chunks = [faces[i:i + len(slots)] for i in range(0, len(faces), len(slots))]
+    for chunk in chunks:
+        for (front, _), slot in zip(chunk, slots):
+            forms.place(front, slot)
+        if mode == "gutter-fold":
+            for (_, back), slot in zip(chunk, slots):
+                forms.place(back, mirror_slot(slot, paper, "fold"))  # type: ignore[arg-type]
+            _fold_line(c, paper)
+        _marks(c, grid, options, mirrored=mode == "gutter-fold")
+        c.showPage()
+        pages += 1
+        if mode.startswith("duplex"):
+            flip = mode.split("-")[1]
+            for (_, back), slot in zip(chunk, slots):
+                forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))  # type: ignore[arg-type]
+            c.showPage()
+            pages += 1
+    c.save()
+    return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), len(slots), mode, grid)
+
+
+def _fold_grid(paper: Paper, width: float, height: float, bleed: float) -> tuple[Paper, Grid | None]:
+    """Gutter-fold fronts fill the left half of the page, portrait or landscape, whichever holds more."""
+    best: tuple[Paper, Grid | None] = (paper, None)
+    for sheet in (paper, Paper(paper.name, paper.height, paper.width)):
+        grid = make_grid(sheet, width, height, bleed, (0.0, sheet.width / 2))
+        if grid is not None and (best[1] is None or grid.per_page > best[1].per_page):
+            best = (sheet, grid)
+    return best
+
+
+def _mode(duplex: str, backs: list[Face], double_sided: bool) -> str:
+    """How to print: a shared back may be left off without duplex; an item's own second face may not."""
+    if duplex not in DUPLEX_MODES:
+        raise ValueError(duplex)
+    if not backs:
+        return "fronts-only"
+    if duplex == "none":
+        shared = not double_sided and all(b == backs[0] for b in backs)
+        return "fronts-only" if shared else "gutter-fold"
+    return f"duplex-{duplex}"
+
+
+def _marks(c: Any, grid: Grid, options: SheetOptions, mirrored: bool) -> None:
+    lines = grid.marks() if options.crop_marks else []
+    if mirrored and lines:
+        lines = lines + [(grid.page.width - x1, y1, grid.page.width - x2, y2) for x1, y1, x2, y2 in lines]
+    c.saveState()
+    c.setLineWidth(MARK_WIDTH)
+    c.setStrokeColorRGB(0, 0, 0)
+    for x1, y1, x2, y2 in lines:
+        c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+    if options.cut_lines:
+        c.setStrokeColorRGB(0.6, 0.6, 0.6)
+        c.setLineWidth(0.2)
+        x0, x1 = grid.cols.bleed_span
+        y0, y1 = grid.rows.bleed_span
+        for x in grid.cols.cuts():
+            c.line(pt(x), pt(y0), pt(x), pt(y1))
+        for y in grid.rows.cuts():
+            c.line(pt(x0), pt(y), pt(x1), pt(y))
+    c.restoreState()
+
+
+def _fold_line(c: Any, paper: Paper) -> None:
+    c.saveState()
+    c.setStrokeColorRGB(0.45, 0.45, 0.45)
+    c.setLineWidth(0.4)
+    c.setDash(4, 3)
+    c.line(pt(paper.width / 2), pt(8), pt(paper.width / 2), pt(paper.height - 8))
+    c.restoreState()

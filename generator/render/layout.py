@@ -1,0 +1,416 @@
+"""Face layouts: `templates/layouts/<game>/<name>.yaml`, read once, compiled once, resolved per item.
+
+A layout is a list of named elements (rect, circle, line, text, textbox,
+icon, pips, image, track: a row of numbered boxes) with positions in millimetres from the top-left corner of
+the trim box, font sizes and stroke widths in points. Any string value may be
+a Jinja template over the item (`"{{ card.rank }}"`); `when:` is a Jinja
+expression that hides the element when false; `vars:` are named expressions
+evaluated per item before the elements (`suit: theme.suits[card.suit]`).
+
+Templates run in Jinja's immutable sandbox with StrictUndefined, so a layout
+(untrusted data) cannot reach Python internals and a misspelt field is an
+error at the layout's file:line rather than an empty string on 54 cards.
+
+`extends: game/base` inherits a parent's vars and elements; a child element
+with the same `name` overrides the parent's keys (or drops it with
+`remove: true`), new names are appended on top.
+
+Compiling (YAML parse + Jinja compile) happens once per layout per process
+(`LayoutLibrary` caches), resolving is a handful of template renders per
+face, and the result (`Face`) is a hashable value, so identical faces (all the
+shared backs) are drawn once as a PDF form.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from generator.errors import DataError, Location
+from generator.load.yamlsrc import YMap, read_yaml
+from generator.model import Component, Game, Item
+from generator.project import Project
+from generator.render.icons import ICONS
+
+LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
+HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+TOP_KEYS = ("extends", "description", "vars", "elements")
+MAX_EXTENDS = 8
+
+# Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, text (free string), path.
+COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num"}
+TYPE_KEYS: dict[str, dict[str, str]] = {
+    "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
+             "stroke_width": "num", "bleed": "bool", "mirror": "bool"},
+    "circle": {"r": "num", "fill": "colour", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
+    "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
+    "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
+             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool"},
+    "textbox": {"text": "text", "w": "num", "h": "num", "font": "font", "bold_font": "font", "size": "num",
+                "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign"},
+    "icon": {"icon": "icon", "size": "num", "colour": "colour", "rotate": "num", "mirror": "bool"},
+    "pips": {"icon": "icon", "count": "num", "w": "num", "h": "num", "size": "num", "colour": "colour",
+             "columns": "num"},
+    "image": {"path": "path", "w": "num", "h": "num"},
+    "track": {"first": "num", "last": "num", "w": "num", "h": "num", "gap": "num", "radius": "num",
+              "font": "font", "size": "num", "colour": "colour", "fill": "colour", "stroke": "colour",
+              "stroke_width": "num"},
+}
+DEFAULTS: dict[str, Any] = {
+    "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
+    "bleed": False, "mirror": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
+    "valign": "top", "rotate": 0.0, "leading": 1.2, "text": "", "columns": 0.0, "gap": 1.0,
+}
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "rect": (), "circle": ("r",), "line": ("x2", "y2"), "text": ("text",), "textbox": ("text", "w", "h"),
+    "icon": ("icon", "size"), "pips": ("icon", "count", "w", "h", "size"), "image": ("path", "w", "h"),
+    "track": ("first", "last", "w", "h"),
+}
+_MISSING = object()
+ALIGNS = ("left", "centre", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+
+
+@dataclass(frozen=True)
+class Element:
+    """One resolved element of one face: plain values only, hashable (see `Face`)."""
+
+    type: str
+    name: str
+    props: tuple[tuple[str, Any], ...]
+    _lookup: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._lookup.update(self.props)
+
+    def get(self, key: str) -> Any:
+        """The element's value for `key`, or the documented default."""
+        found = self._lookup.get(key, _MISSING)
+        return DEFAULTS.get(key) if found is _MISSING else found
+
+
+@dataclass(frozen=True)
+class Face:
+    """Everything needed to draw one side of one item: trim size (mm) and its resolved elements."""
+
+    width: float
+    height: float
+    shape: str
+    corner: float
+    elements: tuple[Element, ...]
+
+
+@dataclass
+class _Value:
+    """A compiled element value: a constant, or a Jinja template to render per item."""
+
+    raw: Any
+    where: Location
+    template: Any = None  # jinja2.Template, or a compiled expression for `when`
+
+
+@dataclass
+class _RawElement:
+    name: str
+    values: dict[str, _Value]
+    where: Location
+
+
+@dataclass
+class Layout:
+    """A compiled layout: vars and elements with their Jinja templates compiled once."""
+
+    name: str
+    file: str
+    vars: list[tuple[str, _Value]]
+    elements: list[_RawElement]
+    where: Location
+    image_paths: dict[str, Path] = field(default_factory=dict)
+
+    def templates(self) -> list[tuple[str, _Value]]:
+        """Every compiled value with a label, for checks that walk them all."""
+        found = [(f"var '{name}'", value) for name, value in self.vars]
+        for element in self.elements:
+            found.extend((f"element '{element.name}' {key}", v) for key, v in element.values.items())
+        return found
+
+
+def _suggest(value: str, choices: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class LayoutLibrary:
+    """Loads and caches compiled layouts of one project; one per process is enough."""
+
+    def __init__(self, project: Project) -> None:
+        from jinja2 import StrictUndefined
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        self.project = project
+        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+        self._cache: dict[str, Layout] = {}
+        self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
+
+    @property
+    def base(self) -> Path:
+        return self.project.templates_dir / "layouts"
+
+    def get(self, name: str, where: Location | None = None, _chain: tuple[str, ...] = ()) -> Layout:
+        """The compiled layout `name` ('game/layout'); DataError at `where` when it is missing."""
+        if name in self._cache:
+            return self._cache[name]
+        if name in _chain:
+            raise DataError(f"layout {name!r} extends itself ({' -> '.join(_chain + (name,))})", where)
+        if len(_chain) >= MAX_EXTENDS:
+            raise DataError(f"layout {name!r}: 'extends' chain deeper than {MAX_EXTENDS}", where)
+        if not LAYOUT_NAME.match(name):
+            raise DataError(f"layout name {name!r} must look like 'game/layout' (lower case, no suffix)", where)
+        path = self.project.inside(self.base, f"{name}.yaml", where or Location(name))
+        display = self.project.display(path)
+        if not path.is_file():
+            known = sorted(p.stem for p in path.parent.glob("*.yaml")) if path.parent.is_dir() else []
+            hint = f" (layouts there: {', '.join(known)})" if known else ""
+            raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
+        doc = read_yaml(path, display)
+        layout = self._compile(name, doc, display, _chain + (name,))
+        self._cache[name] = layout
+        return layout
+
+    # -- compiling -------------------------------------------------------------------------
+
+    def _compile(self, name: str, doc: Any, display: str, chain: tuple[str, ...]) -> Layout:
+        top = Location(display, 1)
+        if not isinstance(doc, YMap):
+            raise DataError("a layout must be a mapping with 'elements:' (and optionally 'extends:', 'vars:')", top)
+        for key in doc:
+            if key not in TOP_KEYS:
+                raise DataError(f"unknown key {key!r} in layout{_suggest(str(key), TOP_KEYS)} "
+                                f"(known keys: {', '.join(TOP_KEYS)})", doc.where(key))
+        parent: Layout | None = None
+        if "extends" in doc:
+            if not isinstance(doc["extends"], str):
+                raise DataError("layout 'extends' must be a layout name like 'game/base'", doc.where("extends"))
+            parent = self.get(doc["extends"], doc.where("extends"), chain)
+        variables = list(parent.vars) if parent else []
+        raw_vars = doc.get("vars", {})
+        if not isinstance(raw_vars, dict):
+            raise DataError("layout 'vars' must be a mapping of name: expression", doc.where("vars"))
+        for var_name, expr in raw_vars.items():
+            where = raw_vars.where(var_name) if isinstance(raw_vars, YMap) else top
+            if not isinstance(var_name, str) or not var_name.isidentifier():
+                raise DataError(f"layout var name {var_name!r} must be an identifier (letters, digits, _)", where)
+            value = _Value(expr, where, self._expression(str(expr), where, f"var '{var_name}'"))
+            variables = [(n, v) for n, v in variables if n != var_name] + [(var_name, value)]
+        elements = [_RawElement(e.name, dict(e.values), e.where) for e in parent.elements] if parent else []
+        raw_elements = doc.get("elements", [])
+        if not isinstance(raw_elements, list):
+            raise DataError("layout 'elements' must be a list ('- ' entries)", doc.where("elements"))
+        for index, entry in enumerate(raw_elements):
+            where = raw_elements.where(index) if hasattr(raw_elements, "where") else top
+            self._merge_element(elements, entry, where, index)
+        layout = Layout(name, display, variables, elements, top)
+        for element in elements:
+            self._check_element(element)
+        return layout
+
+    def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int) -> None:
+        if not isinstance(entry, YMap):
+            raise DataError("a layout element must be a mapping (type:, x:, y:, ...)", where)
+        name = entry.get("name", f"#{index + 1}")
+        if not isinstance(name, str):
+            raise DataError("element 'name' must be a string", entry.where("name"))
+        existing = next((e for e in elements if e.name == name), None)
+        if entry.get("remove") is True:
+            if existing is None:
+                raise DataError(f"'remove: true' but no inherited element is named {name!r}", entry.where("remove"))
+            elements.remove(existing)
+            return
+        values: dict[str, _Value] = dict(existing.values) if existing else {}
+        for key, raw in entry.items():
+            if key == "remove":
+                raise DataError("'remove' must be true (it drops an inherited element)", entry.where(key))
+            values[key] = _Value(raw, entry.where(key))
+        if existing:
+            existing.values = values
+        else:
+            elements.append(_RawElement(name, values, where))
+
+    def _check_element(self, element: _RawElement) -> None:
+        """Strict keys and types, and compile every template once."""
+        type_value = element.values.get("type")
+        if type_value is None:
+            raise DataError(f"element '{element.name}' has no 'type' (one of {', '.join(TYPE_KEYS)})", element.where)
+        kind = type_value.raw
+        if kind not in TYPE_KEYS:
+            raise DataError(f"element '{element.name}' type {kind!r} is unknown{_suggest(str(kind), tuple(TYPE_KEYS))} "
+                            f"(types: {', '.join(TYPE_KEYS)})", type_value.where)
+        allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
+        for key, value in element.values.items():
+            if key not in allowed:
+                raise DataError(f"unknown key {key!r} in {kind} element '{element.name}'"
+                                f"{_suggest(str(key), tuple(allowed))} (known keys: {', '.join(sorted(allowed))})",
+                                value.where)
+            value_kind = allowed[key]
+            if key == "when":
+                value.template = self._expression(str(value.raw), value.where, f"element '{element.name}' when")
+            elif isinstance(value.raw, str) and ("{{" in value.raw or "{%" in value.raw):
+                value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
+            else:
+                value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
+                if value_kind == "path":
+                    value.raw = str(self.image(value.raw, value.where))
+        for key in REQUIRED[kind]:
+            if key not in element.values:
+                raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
+
+    def _template(self, source: str, where: Location, what: str) -> Any:
+        from jinja2 import TemplateSyntaxError
+
+        key = ("template", source)
+        if key in self._compiled:
+            return self._compiled[key]
+        try:
+            compiled = self._compiled[key] = self.env.from_string(source)
+            return compiled
+        except TemplateSyntaxError as exc:
+            raise DataError(f"{what}: bad Jinja template: {exc.message}", where) from None
+
+    def _expression(self, source: str, where: Location, what: str) -> Any:
+        from jinja2 import TemplateSyntaxError
+
+        key = ("expression", source)
+        if key in self._compiled:
+            return self._compiled[key]
+        try:
+            compiled = self._compiled[key] = self.env.compile_expression(source, undefined_to_none=False)
+            return compiled
+        except TemplateSyntaxError as exc:
+            raise DataError(f"{what}: bad Jinja expression {source!r}: {exc.message}", where) from None
+
+    def image(self, relative: str, where: Location) -> Path:
+        """An image file named by a layout, resolved inside templates/ (no escapes)."""
+        path = self.project.inside(self.project.templates_dir, relative, where)
+        if not path.is_file():
+            raise DataError(f"image {relative!r} not found under templates/", where)
+        return path
+
+    # -- resolving ---------------------------------------------------------------------------
+
+    def face(self, game: Game, component: Component, item: Item, side: str) -> Face:
+        """Resolve the component's layout for one side of one item into plain values."""
+        layout_name = component.front if side == "front" else back_layout(component)
+        if layout_name is None:
+            raise DataError(f"component '{component.id}' has no back layout", component.location)
+        layout = self.get(layout_name, component.location)
+        fields = item.fields
+        if side == "back" and component.double_sided and item.back is not None:
+            fields = item.back
+        context = face_context(game, component, item, fields, side)
+        for var_name, value in layout.vars:
+            context[var_name] = _run(value, context, f"var '{var_name}'", item)
+        elements = []
+        for element in layout.elements:
+            when = element.values.get("when")
+            if when is not None and not _run(when, context, f"element '{element.name}' when", item):
+                continue
+            kind = element.values["type"].raw
+            allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
+            props = []
+            for key, value in element.values.items():
+                if key in ("name", "type", "when"):
+                    continue
+                resolved = value.raw
+                if value.template is not None:
+                    text = _run(value, context, f"element '{element.name}' {key}", item)
+                    resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
+                    if allowed[key] == "path":
+                        resolved = str(self.image(resolved, value.where))
+                props.append((key, resolved))
+            elements.append(Element(kind, element.name, tuple(sorted(props))))
+        size = component.size
+        return Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+
+
+def back_layout(component: Component) -> str | None:
+    """The layout of a component's back: its `back`, or its front layout for a double-sided
+    component without one (the item's `back` fields make the difference); None if it has no back."""
+    if component.back is not None:
+        return component.back
+    return component.front if component.double_sided else None
+
+
+def face_context(game: Game, component: Component, item: Item, fields: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """What a layout's templates can see: the item's fields as `card`, plus the game and its theme."""
+    card = dict(fields)
+    card.setdefault("id", item.id)
+    card.setdefault("count", item.count)
+    return {
+        "card": card,
+        "item": card,
+        "front": dict(item.fields),
+        "side": side,
+        "component": {"id": component.id, "name": component.name, "kind": component.kind,
+                      "count": component.count},
+        "game": {"id": game.id, "title": game.title, "subtitle": game.subtitle, "tagline": game.tagline},
+        "theme": game.theme,
+        "size": {"w": component.size.width, "h": component.size.height},
+    }
+
+
+def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
+    from jinja2 import TemplateError
+
+    try:
+        if hasattr(value.template, "render"):
+            return value.template.render(context)
+        return value.template(**context)
+    except TemplateError as exc:
+        raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
+    except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
+        raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
+
+
+def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item: Item | None = None) -> Any:
+    """Check one value against its kind; templated values arrive as strings and are converted."""
+    whose = f" (for {item.key})" if item else ""
+    if kind == "num":
+        if isinstance(value, bool):
+            raise DataError(f"element '{element}' {key} must be a number, got {value!r}", where)
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise DataError(f"element '{element}' {key} must be a number, got {value!r}{whose}", where) from None
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "false"):
+            return text == "true"
+        raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{whose}", where)
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise DataError(f"element '{element}' {key} must be a string, got {value!r}", where)
+    value = str(value)
+    if kind == "colour":
+        value = value.strip()
+        if value != "none" and not HEX.match(value):
+            raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
+                            f"got {value!r}{whose}", where)
+    elif kind == "font":
+        from generator.render.fonts import FONT_FILES
+
+        if value not in FONT_FILES:
+            raise DataError(f"element '{element}' font {value!r} is not a shipped font{_suggest(value, tuple(FONT_FILES))}"
+                            f" (fonts: {', '.join(FONT_FILES)})", where)
+    elif kind == "icon":
+        if value not in ICONS:
+            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{whose}"
+                            f" (icons: {', '.join(ICONS)})", where)
+    elif kind == "align" and value not in ALIGNS:
+        raise DataError(f"element '{element}' align must be one of left, centre, right, got {value!r}", where)
+    elif kind == "valign" and value not in VALIGNS:
+        raise DataError(f"element '{element}' valign must be one of top, middle, bottom, got {value!r}", where)
+    return value

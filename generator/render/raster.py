@@ -1,0 +1,274 @@
+"""Raster exports: one PNG per face (300 dpi, with bleed) and Tabletop Simulator deck sheets.
+
+Vector and raster share one drawing path: faces are drawn into a PDF (one page
+per distinct face, exactly the code that draws the sheets) and that PDF is
+rasterized with pdfium. Page sizes are rounded to whole pixels first, so a
+63 x 88 mm card with 3 mm bleed is exactly 815 x 1110 px at 300 dpi.
+
+The single-face PDF carries TrimBox and BleedBox on every page (what print
+shops read); it is also written next to the PNGs. Rasterizing is spread over
+`jobs` processes, each page independently, so the result does not depend on
+the number of jobs. PNGs are written by Pillow with no timestamp chunks:
+identical inputs give identical bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from generator.model import Component, Game
+from generator.render.draw import draw_face
+from generator.render.faces import FaceRenderer
+from generator.render.layout import Face, back_layout
+from generator.render.units import DPI, pt, px
+
+if TYPE_CHECKING:
+    from generator.render.cache import BuildCache
+
+TTS_MAX_COLS = 10
+TTS_MAX_ROWS = 7
+TTS_MAX_PX = 4096
+PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time
+
+
+class Workers:
+    """A process pool for rasterizing when jobs > 1 (created lazily, closed at the end of a build)."""
+
+    def __init__(self, jobs: int = 1) -> None:
+        self.jobs = max(1, jobs)
+        self._pool: Executor | None = None
+
+    def map_pages(self, pdf: bytes, scale: float, count: int) -> list[bytes]:
+        """PNG bytes of pages 0..count-1 of `pdf` rendered at `scale`, in page order."""
+        if self.jobs == 1 or count < 4:
+            return _render_pages(pdf, scale, list(range(count)))
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+        size = math.ceil(count / self.jobs)
+        chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
+        results: list[bytes] = []
+        for part in self._pool.map(_render_pages, [pdf] * len(chunks), [scale] * len(chunks), chunks):
+            results.extend(part)
+        return results
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> "Workers":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]:
+    """Worker: rasterize some pages to PNG bytes (top level, so it pickles)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for index in pages:
+            page = document[index]
+            image = page.render(scale=scale).to_pil().convert("RGB")
+            buffer = io.BytesIO()
+            image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+            out.append(buffer.getvalue())
+            page.close()
+    finally:
+        document.close()
+    return out
+
+
+def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "") -> bytes:
+    """One page per face, page = bleed box rounded to whole pixels at `dpi`, TrimBox and BleedBox set."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=1,
+                         initialFontName="Sans", initialFontSize=9)
+    c.setTitle(title)
+    c.setCreator("pnp build")
+    for face in faces:
+        width = px(face.width + 2 * bleed, dpi) * 72.0 / dpi
+        height = px(face.height + 2 * bleed, dpi) * 72.0 / dpi
+        x0 = (width - pt(face.width)) / 2
+        y0 = (height - pt(face.height)) / 2
+        c.setPageSize((width, height))
+        c.setTrimBox((x0, y0, x0 + pt(face.width), y0 + pt(face.height)))
+        c.setBleedBox((0, 0, width, height))
+        c.saveState()
+        c.translate(x0, y0)
+        draw_face(c, face, bleed + 1.0)  # a hair more than the page so rounding never shows paper
+        c.restoreState()
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _scale(dpi: int) -> float:
+    # pdfium sizes bitmaps with ceil(points * scale); stay a hair under so whole-pixel pages stay whole.
+    return dpi / 72.0 * (1 - 1e-6)
+
+
+@dataclass(frozen=True)
+class FaceFiles:
+    """The distinct faces of a component and which file names show them."""
+
+    faces: list[Face]
+    names: list[list[str]]  # per distinct face, every file name it is written to
+
+
+def face_files(renderer: FaceRenderer, game: Game, component: Component) -> FaceFiles:
+    """Name every face: `<component>-<item>-<copy>.png`, backs `...-back.png`, one shared back once."""
+    faces: list[Face] = []
+    names: list[list[str]] = []
+    index: dict[Face, int] = {}
+
+    def add(face: Face, name: str) -> None:
+        if face not in index:
+            index[face] = len(faces)
+            faces.append(face)
+            names.append([])
+        if name not in names[index[face]]:
+            names[index[face]].append(name)
+
+    copies = list(component.copies())
+    backs = []
+    for item, copy in copies:
+        add(renderer.face(game, component, item, "front"), f"{component.id}-{item.id}-{copy + 1}.png")
+    if back_layout(component):
+        backs = [renderer.face(game, component, item, "back") for item, _ in copies]
+        shared = all(b == backs[0] for b in backs)
+        for (item, copy), back in zip(copies, backs):
+            add(back, f"{component.id}-back.png" if shared else f"{component.id}-{item.id}-{copy + 1}-back.png")
+    return FaceFiles(faces, names)
+
+
+def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
+              cache: "BuildCache | None" = None) -> list[bytes]:
+    """PNG bytes of each face; faces found in the build cache are not drawn again."""
+    from generator.render.cache import code_digest, digest
+
+    keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
+    images: list[bytes | None] = [cache.face(key) if cache is not None else None for key in keys]
+    missing = [i for i, image in enumerate(images) if image is None]
+    if missing:
+        pdf = faces_pdf([faces[i] for i in missing], bleed, dpi)
+        for i, image in zip(missing, workers.map_pages(pdf, _scale(dpi), len(missing))):
+            images[i] = image
+            if cache is not None:
+                cache.store_face(keys[i], image)
+    if cache is not None:
+        cache.stats["faces_drawn"] += len(missing)
+        cache.stats["faces_cached"] += len(faces) - len(missing)
+    return [image for image in images if image is not None]
+
+
+def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
+                workers: Workers, dpi: int = DPI, cache: "BuildCache | None" = None) -> dict[str, bytes]:
+    """File name -> bytes: every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
+    files = face_files(renderer, game, component)
+    pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
+    images = rasterize(files.faces, bleed, dpi, workers, cache)
+    out: dict[str, bytes] = {f"{game.id}-{component.id}-faces.pdf": pdf}
+    for names, image in zip(files.names, images):
+        for name in names:
+            out[name] = image
+    return out
+
+
+def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers) -> dict[str, bytes]:
+    """Tabletop Simulator deck sheets: up to 10 x 7 faces per image, the last slot the hidden card.
+
+    One slot per distinct item (copies share a slot; the JSON lists every copy),
+    the back in its own image (or a back sheet when backs differ per item),
+    every image under 4096 px a side.
+    """
+    import json
+
+    from PIL import Image
+
+    items = list(component.items)
+    fronts = [renderer.face(game, component, item, "front") for item in items]
+    has_back = back_layout(component) is not None
+    backs = [renderer.face(game, component, item, "back") for item in items] if has_back else []
+    unique_back = bool(backs) and any(b != backs[0] for b in backs)
+    width, height = component.size.width, component.size.height
+    page_w, page_h = px(width, 72), px(height, 72)  # faces_pdf at 72 dpi: pages of whole points
+    cell_scale = min(((TTS_MAX_PX - 1) // TTS_MAX_COLS) / page_w, ((TTS_MAX_PX - 1) // TTS_MAX_ROWS) / page_h)
+    pool = fronts + (backs if unique_back else backs[:1])
+    images = workers.map_pages(faces_pdf(pool, 0.0, 72), cell_scale * (1 - 1e-6), len(pool))
+    decoded = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
+    cell_w, cell_h = decoded[0].size
+    front_images = decoded[: len(fronts)]
+    back_images = decoded[len(fronts):]
+    hidden = back_images[0] if back_images else Image.new("RGB", (cell_w, cell_h), (40, 40, 40))
+    out: dict[str, bytes] = {}
+    per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS - 1
+    decks = []
+    for sheet_index, start in enumerate(range(0, len(items), per_sheet)):
+        chunk = list(range(start, min(len(items), start + per_sheet)))
+        cols = min(TTS_MAX_COLS, len(chunk) + 1)
+        rows = math.ceil((len(chunk) + 1) / cols)
+        name = f"{component.id}-sheet-{sheet_index + 1}.png"
+        out[name] = _sheet([front_images[i] for i in chunk], cols, rows, cell_w, cell_h, hidden)
+        deck: dict[str, Any] = {"FaceURL": name, "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
+                                "UniqueBack": unique_back,
+                                "cards": [{"slot": slot, "item": items[i].id, "count": items[i].count}
+                                          for slot, i in enumerate(chunk)]}
+        if unique_back:
+            back_name = f"{component.id}-backs-{sheet_index + 1}.png"
+            out[back_name] = _sheet([back_images[i] for i in chunk], cols, rows, cell_w, cell_h, hidden)
+            deck["BackURL"] = back_name
+        elif back_images:
+            deck["BackURL"] = f"{component.id}-back.png"
+        decks.append(deck)
+    if back_images and not unique_back:
+        out[f"{component.id}-back.png"] = _png(back_images[0])
+    summary = {"game": game.id, "component": component.id, "card_width_px": cell_w, "card_height_px": cell_h,
+               "decks": decks}
+    out[f"{component.id}.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode()
+    return out
+
+
+def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hidden: Any) -> bytes:
+    from PIL import Image
+
+    sheet = Image.new("RGB", (cols * cell_w, rows * cell_h), (255, 255, 255))
+    for slot, image in enumerate(faces):
+        row, col = divmod(slot, cols)
+        sheet.paste(image, (col * cell_w, row * cell_h))
+    sheet.paste(hidden, ((cols - 1) * cell_w, (rows - 1) * cell_h))  # TTS shows the last slot for hidden cards
+    return _png(sheet)
+
+
+def _png(image: Any) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+    return buffer.getvalue()
+
+
+def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
+                    dpi: int = 96, cache: "BuildCache | None" = None) -> dict[str, bytes]:
+    """Small screen previews (no bleed): `<component>-<item>.png` per design, plus the back(s).
+
+    For galleries and web pages: one image per distinct design, not per copy.
+    """
+    names = [f"{component.id}-{item.id}.png" for item in component.items]
+    faces = [renderer.face(game, component, item, "front") for item in component.items]
+    if back_layout(component):
+        backs = [renderer.face(game, component, item, "back") for item in component.items]
+        if all(b == backs[0] for b in backs) and not component.double_sided:
+            names.append(f"{component.id}-back.png")
+            faces.append(backs[0])
+        else:
+            names.extend(f"{component.id}-{item.id}-back.png" for item in component.items)
+            faces.extend(backs)
+    return dict(zip(names, rasterize(faces, 0.0, dpi, workers, cache)))

@@ -1,0 +1,107 @@
+"""How long `pnp build` takes: all four games' sheet PDFs in one cold process (target: under 2 s).
+
+Run: python tests/bench/bench_build.py [--repeat N]
+Builds into a temporary copy of the project (so output/ is untouched) with a
+fresh Python process each time, and prints the cold wall times and their median,
+with and without validation, plus the PNG export of one game with 1 and 2 jobs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PNP = [sys.executable, "-m", "generator"]
+
+
+def timed(args: list[str], root: Path) -> float:
+    """Wall time of one cold `pnp` process; its CPU time is added to CPU_TIMES (robust to machine load)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(PNP + ["--root", str(root), "-q", *args], check=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU_TIMES.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall
+
+
+CPU_TIMES: list[float] = []
+
+# One cold process, CPU seconds per stage: where the time of a full build goes.
+SPLIT = """
+import sys, time
+t = time.process_time()
+from pathlib import Path
+from generator.project import Project
+from generator.load import load_games
+from generator.render.build import BuildOptions, Summary, card_jobs, document_jobs, run
+from generator.render.raster import Workers
+project = Project.at(sys.argv[1]); options = BuildOptions(); summary = Summary()
+games = load_games(project)
+marks = [("imports + load", time.process_time())]
+try:
+    from generator.validate import validate_game
+    for game in games:
+        validate_game(game, project)
+except ImportError:
+    pass
+marks.append(("validation", time.process_time()))
+with Workers(1) as workers:
+    run([j for g in games for j in card_jobs(g, project, options, workers, summary)], project, summary)
+    marks.append(("card/tile/token sheets", time.process_time()))
+    run([j for g in games for j in document_jobs(g, project, options)], project, summary)
+    marks.append(("documents", time.process_time()))
+last = t
+for label, at in marks:
+    print(f"  cold split, {label:32s} {at - last:.2f} s CPU")
+    last = at
+print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for folder in ("data", "templates"):
+            shutil.copytree(ROOT / folder, root / folder)
+        for label, extra in (("build, all games, both papers", ["--force"]),
+                             ("build, all games, a4 only", ["--force", "--paper", "a4"])):
+            times = []
+            CPU_TIMES.clear()
+            for _ in range(args.repeat):
+                shutil.rmtree(root / "output", ignore_errors=True)
+                times.append(timed(["build", *extra], root))
+            print(f"{label:40s} cold median {statistics.median(times):.2f} s wall, "
+                  f"{statistics.median(CPU_TIMES):.2f} s CPU  (wall runs: " + ", ".join(f"{t:.2f}" for t in times) + ")")
+        pdfs = len(list((root / "output").rglob("*.pdf")))
+        print(f"{'':40s} {pdfs} PDFs written")
+        shutil.rmtree(root / "output", ignore_errors=True)
+        split = subprocess.run([sys.executable, "-c", SPLIT, str(root)], check=True, cwd=ROOT,
+                               capture_output=True, text=True).stdout
+        print(split.rstrip())
+        faces = None
+        for jobs in (1, 2):
+            shutil.rmtree(root / "output", ignore_errors=True)
+            base = timed(["build", "counterattack", "--force", "--paper", "a4"], root)
+            shutil.rmtree(root / "output", ignore_errors=True)
+            with_png = timed(["build", "counterattack", "--force", "--paper", "a4", "--png", "--jobs", str(jobs)], root)
+            faces = len(list((root / "output" / "counterattack" / "png").glob("*.png")))
+            distinct = 54 + 3  # every card once, plus the three components' backs (rendered once each)
+            per_face = (with_png - base) / distinct * 1000
+            print(f"png export, counterattack, --jobs {jobs}:    {with_png - base:.2f} s for {distinct} distinct faces "
+                  f"({faces} files) = {per_face:.1f} ms/face wall, {per_face * jobs:.1f} ms/face per core")
+
+
+if __name__ == "__main__":
+    main()

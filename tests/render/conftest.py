@@ -1,0 +1,34 @@
+"""Render fixtures: a throw-away project holding only Counterattack (stable while other games change)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.load import load_game
+from generator.model import Game
+from generator.project import Project
+
+REPO = Path(__file__).resolve().parents[2]
+def make_project(root: Path) -> Project:
+    shutil.copytree(REPO / "data" / "counterattack", root / "data" / "counterattack")
+    shutil.copytree(REPO / "templates" / "layouts" / "counterattack", root / "templates" / "layouts" / "counterattack")
+    return Project.at(root)
+
+
+@pytest.fixture(scope="session")
+def ca_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    return make_project(tmp_path_factory.mktemp("ca"))
+
+
+@pytest.fixture(scope="session")
+def ca_game(ca_project: Project) -> Game:
+    return load_game(ca_project, "counterattack")
+
+
+@pytest.fixture
+def fresh_project(tmp_path: Path) -> Project:
+    """A private copy a test may edit (layouts, data)."""
+    return make_project(tmp_path)

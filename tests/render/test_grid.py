@@ -1,0 +1,86 @@
+"""Sheet geometry: how many faces fit, margins, bleed, crop marks and duplex mirroring."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.render.grid import MARGIN, MARK_EDGE, make_grid, mirror_slot
+from generator.render.units import PAPERS, px
+
+
+def _overlaps(box, x, y) -> bool:
+    bx, by, bw, bh = box
+    return bx - 1e-6 <= x <= bx + bw + 1e-6 and by - 1e-6 <= y <= by + bh + 1e-6
+
+
+def test_poker_cards_fit_three_by_three_on_both_papers() -> None:
+    for paper in PAPERS.values():
+        grid = make_grid(paper, 63, 88, 3.0)
+        assert grid is not None
+        assert (grid.cols.count, grid.rows.count) == (3, 3), paper.name
+
+
+def test_a4_poker_is_butted_across_and_keeps_full_bleed() -> None:
+    grid = make_grid(PAPERS["a4"], 63, 88, 3.0)
+    assert grid.cols.butted and not grid.rows.butted
+    assert grid.cols.outer_bleed == 3.0 and grid.rows.outer_bleed == 3.0
+    # centred: equal room left and right
+    first, last = grid.cols.starts[0], grid.cols.starts[-1] + 63
+    assert abs(first - (210 - last)) < 1e-9
+
+
+def test_letter_poker_shrinks_outer_bleed_top_and_bottom_only() -> None:
+    grid = make_grid(PAPERS["letter"], 63, 88, 3.0)
+    assert grid.rows.butted and 1.5 <= grid.rows.outer_bleed < 3.0
+    assert grid.cols.outer_bleed == 3.0
+
+
+def test_round_trip_pixel_size_of_a_poker_card_with_bleed() -> None:
+    assert (px(63 + 6), px(88 + 6)) == (815, 1110)
+
+
+sizes = st.tuples(st.floats(15, 130), st.floats(15, 130), st.sampled_from([0.0, 2.0, 3.0, 3.175]),
+                  st.sampled_from(sorted(PAPERS)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes)
+def test_every_layout_keeps_margins_and_marks_clear_of_faces(case) -> None:
+    width, height, bleed, paper_name = case
+    paper = PAPERS[paper_name]
+    grid = make_grid(paper, width, height, bleed)
+    if grid is None:
+        return
+    slots = grid.slots()
+    assert len(slots) == grid.per_page >= 1
+    boxes = [s.clip for s in slots]
+    for x, y, w, h in boxes:  # bleed boxes inside the 5 mm margin
+        assert x >= MARGIN - 1e-6 and y >= MARGIN - 1e-6
+        assert x + w <= paper.width - MARGIN + 1e-6 and y + h <= paper.height - MARGIN + 1e-6
+    for i, a in enumerate(boxes):  # no two faces overlap
+        for b in boxes[i + 1:]:
+            assert (a[0] + a[2] <= b[0] + 1e-6 or b[0] + b[2] <= a[0] + 1e-6
+                    or a[1] + a[3] <= b[1] + 1e-6 or b[1] + b[3] <= a[1] + 1e-6)
+    for x1, y1, x2, y2 in grid.marks():  # marks outside every bleed box, never off the page
+        for box in boxes:
+            assert not _overlaps(box, x1, y1) and not _overlaps(box, x2, y2)
+        for x in (x1, x2):
+            assert MARK_EDGE - 1e-6 <= x <= paper.width - MARK_EDGE + 1e-6
+        for y in (y1, y2):
+            assert MARK_EDGE - 1e-6 <= y <= paper.height - MARK_EDGE + 1e-6
+    for slot in slots:
+        long = mirror_slot(slot, paper, "long")
+        short = mirror_slot(slot, paper, "short")
+        assert abs((long.x + long.w / 2) - (paper.width - slot.x - slot.w / 2)) < 1e-9 and long.y == slot.y
+        assert abs((short.y + short.h / 2) - (paper.height - slot.y - slot.h / 2)) < 1e-9 and short.x == slot.x
+        twice = mirror_slot(long, paper, "long")  # flipping twice is the identity
+        assert abs(twice.x - slot.x) < 1e-9 and (twice.left, twice.right) == (slot.left, slot.right)
+
+
+def test_back_offset_nudges_backs() -> None:
+    paper = PAPERS["a4"]
+    slot = make_grid(paper, 63, 88, 3).slots()[0]
+    plain = mirror_slot(slot, paper, "long")
+    nudged = mirror_slot(slot, paper, "long", (1.0, -0.5))
+    assert (nudged.x - plain.x, nudged.y - plain.y) == (1.0, -0.5)

@@ -1,0 +1,63 @@
+"""PNG and Tabletop Simulator exports: sizes from millimetres, one drawing path, determinism."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from PIL import Image
+from pypdf import PdfReader
+
+from generator.render.faces import renderer
+from generator.render.raster import Workers, export_pngs, export_tts
+
+from render_pdf import MM
+
+
+def test_png_per_face_at_300_dpi_with_bleed(ca_project, ca_game) -> None:
+    component = ca_game.component("exposed-port")
+    with Workers(1) as workers:
+        files = export_pngs(renderer(ca_project), ca_game, component, 3.0, workers)
+    pngs = sorted(name for name in files if name.endswith(".png"))
+    assert pngs == sorted([f"exposed-port-{i.id}-1.png" for i in component.items] + ["exposed-port-back.png"])
+    image = Image.open(io.BytesIO(files["exposed-port-anchor-bay-1.png"]))
+    assert image.size == (815, 1110)
+    # the single-face PDF carries trim and bleed boxes: trim 63 x 88 mm inside the bleed box
+    page = PdfReader(io.BytesIO(files["counterattack-exposed-port-faces.pdf"])).pages[0]
+    trim = page.trimbox
+    assert abs(float(trim.width) / MM - 63) < 0.01 and abs(float(trim.height) / MM - 88) < 0.01
+    assert abs(float(page.bleedbox.width) / MM - 69) < 0.1
+
+
+def test_png_export_is_the_same_with_two_processes(ca_project, ca_game) -> None:
+    component = ca_game.component("port")
+    with Workers(1) as one:
+        serial = export_pngs(renderer(ca_project), ca_game, component, 3.0, one)
+    with Workers(2) as two:
+        parallel = export_pngs(renderer(ca_project), ca_game, component, 3.0, two)
+    assert serial == parallel
+
+
+def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
+    component = ca_game.component("main")
+    with Workers(1) as workers:
+        files = export_tts(renderer(ca_project), ca_game, component, workers)
+    sheet = Image.open(io.BytesIO(files["main-sheet-1.png"]))
+    deck = json.loads(files["main.json"])["decks"][0]
+    assert sheet.width < 4096 and sheet.height < 4096
+    assert (deck["NumWidth"], deck["NumHeight"]) == (10, 5)  # 44 designs + the hidden slot
+    assert len(deck["cards"]) == 44 and deck["BackURL"] == "main-back.png"
+    cell_w, cell_h = sheet.width // 10, sheet.height // 5
+    back = Image.open(io.BytesIO(files["main-back.png"])).convert("RGB")
+    hidden = sheet.crop((9 * cell_w, 4 * cell_h, 10 * cell_w, 5 * cell_h))
+    assert hidden.tobytes() == back.tobytes()
+
+
+def test_previews_one_image_per_design(ca_project, ca_game) -> None:
+    from generator.render.raster import export_previews
+
+    component = ca_game.component("port")
+    with Workers(1) as workers:
+        files = export_previews(renderer(ca_project), ca_game, component, workers)
+    assert sorted(files) == sorted([f"port-{i.id}.png" for i in component.items] + ["port-back.png"])
+    assert Image.open(io.BytesIO(files["port-tortuga.png"])).size == (238, 333)  # 63 x 88 mm at 96 dpi

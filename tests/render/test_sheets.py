@@ -1,0 +1,149 @@
+"""Sheet PDFs read back: page size, faces per page, trim positions, marks, duplex backs, fonts, text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from generator.render.faces import renderer
+from generator.render.grid import make_grid, mirror_slot
+from generator.render.imposition import SheetOptions, impose
+from generator.render.units import PAPERS
+
+from render_pdf import MM, lines, placements
+
+
+def sheet(project, game, component="main", paper="a4", **kw):
+    options = SheetOptions(PAPERS[paper], **kw)
+    return impose(renderer(project), game, game.component(component), options)
+
+
+@pytest.fixture(scope="module")
+def a4_long(ca_project, ca_game):
+    return sheet(ca_project, ca_game)
+
+
+def test_page_size_and_count(a4_long) -> None:
+    reader = PdfReader(io.BytesIO(a4_long.pdf))
+    assert len(reader.pages) == a4_long.pages == 10  # 44 cards, 9 a page: 5 sheets, fronts and backs
+    for page in reader.pages:
+        assert abs(float(page.mediabox.width) / MM - 210) < 0.01
+        assert abs(float(page.mediabox.height) / MM - 297) < 0.01
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_fronts_land_on_the_grid_to_a_tenth_of_a_mm(ca_project, ca_game, paper) -> None:
+    result = sheet(ca_project, ca_game, paper=paper)
+    reader = PdfReader(io.BytesIO(result.pdf))
+    expected = [(s.x, s.y) for s in make_grid(PAPERS[paper], 63, 88, 3.0).slots()]
+    placed = placements(reader.pages[0])
+    assert len(placed) == 9
+    for (x, y, _), (ex, ey) in zip(placed, expected):
+        assert abs(x - ex) < 0.1 and abs(y - ey) < 0.1
+    last_front = placements(reader.pages[-2])
+    assert len(last_front) == 44 - 4 * 9
+
+
+@pytest.mark.parametrize("duplex", ["long", "short"])
+def test_backs_are_mirrored_for_the_flip(ca_project, ca_game, duplex) -> None:
+    result = sheet(ca_project, ca_game, duplex=duplex, back_offset=(0.5, -0.25))
+    reader = PdfReader(io.BytesIO(result.pdf))
+    paper = PAPERS["a4"]
+    fronts = placements(reader.pages[0])
+    backs = placements(reader.pages[1])
+    assert len(fronts) == len(backs) == 9
+    for (fx, fy, _), (bx, by, _) in zip(fronts, backs):
+        if duplex == "long":
+            assert abs(bx - (paper.width - fx - 63 + 0.5)) < 0.1 and abs(by - (fy - 0.25)) < 0.1
+        else:
+            assert abs(bx - (fx + 0.5)) < 0.1 and abs(by - (paper.height - fy - 88 - 0.25)) < 0.1
+    assert len({name for _, _, name in backs}) == 1  # one shared back form
+
+
+def test_shared_back_is_one_form_object(a4_long) -> None:
+    reader = PdfReader(io.BytesIO(a4_long.pdf))
+    back_names = {name for page in reader.pages[1::2] for _, _, name in placements(page)}
+    front_names = {name for page in reader.pages[0::2] for _, _, name in placements(page)}
+    assert len(back_names) == 1 and len(front_names) == 44
+
+
+def test_crop_marks_stay_outside_every_bleed_box(ca_project, ca_game) -> None:
+    for paper in ("a4", "letter"):
+        result = sheet(ca_project, ca_game, paper=paper)
+        page = PdfReader(io.BytesIO(result.pdf)).pages[0]
+        marks = lines(page)
+        assert len(marks) >= 16
+        grid = make_grid(PAPERS[paper], 63, 88, 3.0)
+        cut_x = grid.cols.cuts()
+        for x1, y1, x2, y2 in marks:
+            for slot in grid.slots():
+                bx, by, bw, bh = slot.clip
+                for x, y in ((x1, y1), (x2, y2)):
+                    assert not (bx - 0.01 <= x <= bx + bw + 0.01 and by - 0.01 <= y <= by + bh + 0.01)
+            if abs(x1 - x2) < 1e-6:  # vertical marks sit on the cut lines
+                assert min(abs(x1 - x) for x in cut_x) < 0.01
+        assert not sheet(ca_project, ca_game, paper=paper, crop_marks=False).pdf == result.pdf
+
+
+def test_no_crop_marks_option(ca_project, ca_game) -> None:
+    result = sheet(ca_project, ca_game, crop_marks=False)
+    assert lines(PdfReader(io.BytesIO(result.pdf)).pages[0]) == []
+
+
+def test_every_font_is_embedded(a4_long) -> None:
+    reader = PdfReader(io.BytesIO(a4_long.pdf))
+    fonts = 0
+    for page in reader.pages:
+        resources = page["/Resources"]
+        for xobject in resources.get("/XObject", {}).values():
+            for font in xobject.get_object().get("/Resources", {}).get("/Font", {}).values():
+                font = font.get_object()
+                descriptor = font.get("/FontDescriptor")
+                if descriptor is None and "/DescendantFonts" in font:
+                    descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]
+                assert descriptor is not None, font
+                assert any(k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+                fonts += 1
+    assert fonts > 0
+    assert b"/Helvetica" not in a4_long.pdf  # no standard-14 font sneaks in
+
+
+def test_sample_card_text_is_in_the_pdf(ca_project, ca_game) -> None:
+    result = sheet(ca_project, ca_game, component="port")
+    text = PdfReader(io.BytesIO(result.pdf)).pages[0].extract_text()
+    assert "Port Royal" in text and "Isla Calavera" in text
+
+
+def test_bleed_colour_reaches_beyond_the_trim(ca_project, ca_game) -> None:
+    import pypdfium2 as pdfium
+
+    result = sheet(ca_project, ca_game, component="port")
+    page = pdfium.PdfDocument(result.pdf)[1]  # the backs: dark blue to the bleed
+    scale = 300 / 72
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    slot = mirror_slot(result.grid.slots()[0], PAPERS["a4"], "long")
+    height_px = image.height
+
+    def pixel(x_mm, y_mm):
+        return image.getpixel((int(x_mm / 25.4 * 300), int(height_px - y_mm / 25.4 * 300)))
+
+    primary = (0x1f, 0x3b, 0x57)
+    inside = pixel(slot.x + 1, slot.y + 1)
+    outside = pixel(slot.x + slot.w + slot.right - 0.5, slot.y + 30)  # in the bleed, right of the trim
+    beyond = pixel(slot.x + slot.w + slot.right + 1.0, slot.y + 30)  # past the bleed: paper white
+    assert all(abs(a - b) < 8 for a, b in zip(inside, primary))
+    assert all(abs(a - b) < 8 for a, b in zip(outside, primary))
+    assert beyond == (255, 255, 255)
+
+
+def test_two_builds_are_byte_identical(ca_project, ca_game) -> None:
+    first = sheet(ca_project, ca_game, component="exposed-port", paper="letter", duplex="short")
+    second = sheet(ca_project, ca_game, component="exposed-port", paper="letter", duplex="short")
+    assert first.pdf == second.pdf
+
+
+def test_duplex_none_with_equal_backs_prints_fronts_only(ca_project, ca_game) -> None:
+    result = sheet(ca_project, ca_game, duplex="none")
+    assert result.mode == "fronts-only" and result.pages == 5
