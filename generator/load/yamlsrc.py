@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
 from generator.errors import DataError, Location
 
@@ -43,22 +46,22 @@ class YList(list):
         return self.location
 
 
-def _mark(loader: "_LineLoader", node: yaml.Node) -> Location:
+def _mark(loader: Any, node: yaml.Node) -> Location:
     return Location(loader.display_name, node.start_mark.line + 1)
 
 
-class _LineLoader(yaml.SafeLoader):
-    def __init__(self, stream: str, display_name: str) -> None:
-        super().__init__(stream)
-        self.display_name = display_name
-        self.alias_count = 0
-        self.node_count = 0
+class _Guards:
+    """Composition with caps on aliases and nodes; mixed into a parser (C or pure Python)."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
+    display_name: str
+    alias_count: int
+    node_count: int
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             self.alias_count += 1
             if self.alias_count > MAX_ALIASES:
-                event = self.peek_event()
+                event = self.peek_event()  # type: ignore[attr-defined]
                 raise DataError(
                     f"too many alias references (more than {MAX_ALIASES}); "
                     "write the values out or use fewer '*' references",
@@ -66,15 +69,47 @@ class _LineLoader(yaml.SafeLoader):
                 )
         self.node_count += 1
         if self.node_count > MAX_NODES:
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[attr-defined]
             raise DataError(
                 f"document too large (more than {MAX_NODES} YAML nodes)",
                 Location(self.display_name, event.start_mark.line + 1),
             )
-        return super().compose_node(parent, index)
+        return Composer.compose_node(self, parent, index)  # type: ignore[arg-type]
 
 
-def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
+class _PyLineLoader(_Guards, yaml.SafeLoader):
+    """Pure-Python scanner: used where PyYAML was built without libyaml."""
+
+    def __init__(self, stream: str, display_name: str) -> None:
+        yaml.SafeLoader.__init__(self, stream)
+        self.display_name, self.alias_count, self.node_count = display_name, 0, 0
+
+
+if getattr(yaml, "__with_libyaml__", False):
+    from yaml._yaml import CParser  # type: ignore[import-not-found]
+
+    class _CLineLoader(_Guards, CParser, SafeConstructor, Resolver):  # type: ignore[misc]
+        """libyaml scans and parses (about 7x faster); composition stays in Python for the guards."""
+
+        get_single_node = Composer.get_single_node
+        compose_document = Composer.compose_document
+        compose_scalar_node = Composer.compose_scalar_node
+        compose_sequence_node = Composer.compose_sequence_node
+        compose_mapping_node = Composer.compose_mapping_node
+
+        def __init__(self, stream: str, display_name: str) -> None:
+            CParser.__init__(self, stream)
+            SafeConstructor.__init__(self)
+            Resolver.__init__(self)
+            self.anchors: dict[str, Any] = {}
+            self.display_name, self.alias_count, self.node_count = display_name, 0, 0
+
+    _LineLoader: Any = _CLineLoader
+else:
+    _LineLoader = _PyLineLoader
+
+
+def _construct_map(loader: Any, node: yaml.MappingNode) -> Any:
     loader.flatten_mapping(node)
     result = YMap()
     result.location = _mark(loader, node)
@@ -94,7 +129,7 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
         result.key_locations[key] = where
 
 
-def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
+def _construct_seq(loader: Any, node: yaml.SequenceNode) -> Any:
     result = YList()
     result.location = _mark(loader, node)
     result.item_locations = [_mark(loader, child) for child in node.value]
@@ -102,8 +137,9 @@ def _construct_seq(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
     result.extend(loader.construct_object(child, deep=True) for child in node.value)
 
 
-_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
-_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+for _loader in {_PyLineLoader, _LineLoader}:
+    _loader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+    _loader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 
 
 def parse_yaml(text: str, display_name: str) -> Any:
@@ -125,7 +161,8 @@ def parse_yaml(text: str, display_name: str) -> Any:
     except RecursionError:
         raise DataError("not valid YAML: nested too deeply", Location(display_name, 1)) from None
     finally:
-        loader.dispose()
+        if hasattr(loader, "dispose"):
+            loader.dispose()
 
 
 def read_yaml(path: Path, display_name: str) -> Any:

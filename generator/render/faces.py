@@ -38,10 +38,16 @@ class FaceRenderer:
         register_fonts()
         self.project = project
         self.library = LayoutLibrary(project)
+        # Resolved faces, per loaded game object: a reloaded game (an edited card in `pnp watch`)
+        # is a new object, so its faces are resolved afresh and the old ones dropped.
+        self._games: dict[str, Game] = {}
         self._faces: dict[tuple[str, str, str, str], Face] = {}
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         """The resolved face (hashable; equal faces draw identically)."""
+        if self._games.get(game.id) is not game:
+            self._games[game.id] = game
+            self._faces = {k: v for k, v in self._faces.items() if k[0] != game.id}
         key = (game.id, component.id, item.id, side)
         face = self._faces.get(key)
         if face is None:

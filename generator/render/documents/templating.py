@@ -9,6 +9,8 @@ table or directive at the template line that produced it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 import sys
 from pathlib import Path
@@ -89,8 +91,9 @@ def join_and(values: Any, last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+@lru_cache(maxsize=1)
 def environment() -> ImmutableSandboxedEnvironment:
-    """The one sandbox all document templates run in."""
+    """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
     env = ImmutableSandboxedEnvironment(
         undefined=jinja2.StrictUndefined,
         autoescape=False,
@@ -119,6 +122,15 @@ def template_context(game: Game) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=64)
+def _compiled(source: str, display: str) -> jinja2.Template:
+    """Compile a template once per process and source text (a watch session rebuilds often)."""
+    template = environment().from_string(mark_lines(source))
+    template.name = display
+    template.filename = display
+    return template
+
+
 def render_template(
     path: Path, display: str, context: Mapping[str, Any], extra: Mapping[str, Callable[..., Any]] | None = None
 ) -> list[tuple[int, str]]:
@@ -127,11 +139,8 @@ def render_template(
         source = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"cannot read template: {exc}", Location(display)) from None
-    env = environment()
     try:
-        template = env.from_string(mark_lines(source))
-        template.name = display
-        template.filename = display
+        template = _compiled(source, display)
     except jinja2.TemplateSyntaxError as exc:
         raise DataError(f"template syntax: {exc.message}", Location(display, exc.lineno or 0)) from None
     try:

@@ -1,0 +1,76 @@
+"""`pnp watch`: picks up an edit, reports a bad edit with file:line, and recovers when it is fixed."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cli.watch import watch_loop
+from generator.pipeline import build
+from generator.project import Project
+from generator.render.build import BuildOptions
+from tests.helpers import edit
+
+
+def test_watch_loop_rebuilds_reports_errors_and_recovers(project_copy: Project) -> None:
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    options = BuildOptions(papers=("a4",), previews=True)
+    lines: list[str] = []
+
+    def changes():  # what watchfiles would yield, with the edits made between batches
+        edit(cards, "name: Tortuga,", "name: Tortuga Reef,")
+        yield {(2, str(cards))}
+        edit(cards, "tricks: 3}", "tricks: three}")
+        yield {(2, str(cards)), (1, str(cards.parent / ".cards.yaml.swp"))}
+        edit(cards, "tricks: three}", "tricks: 3}")
+        yield {(2, str(cards))}
+
+    watch_loop(project_copy, lambda: build(project_copy, ["counterattack"], options), changes(), lines.append)
+    start, watching, changed, broken, fixed = lines
+    assert start.startswith("start: ") and "jobs rebuilt" in start
+    assert watching.startswith("watching data/ and templates/")
+    assert changed.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4.pdf" in changed
+    assert broken == (
+        "data/counterattack/cards.yaml: error: data/counterattack/cards.yaml:19: "
+        "port card 'tortuga' 'tricks' must be an integer 0..10, got 'three'"
+    )
+    assert fixed.startswith("data/counterattack/cards.yaml: 0 jobs rebuilt")  # same as the last good build
+
+
+def _reader(stream, lines: "queue.Queue[str]") -> None:
+    for line in stream:
+        lines.put(line.rstrip("\n"))
+
+
+def _next_line(lines: "queue.Queue[str]", timeout: float = 60) -> str:
+    return lines.get(timeout=timeout)
+
+
+def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
+    env = {**os.environ, "CI": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "watch", "counterattack", "--paper", "a4"],
+        cwd=project_copy.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+    )
+    lines: "queue.Queue[str]" = queue.Queue()
+    threading.Thread(target=_reader, args=(process.stdout, lines), daemon=True).start()
+    try:
+        assert _next_line(lines).startswith("start: ")
+        assert _next_line(lines).startswith("watching ")
+        time.sleep(0.5)
+        edit(project_copy.data_dir / "counterattack" / "cards.yaml", "name: Skull Rock,", "name: Skull Rock Isle,")
+        line = _next_line(lines)
+        assert line.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4.pdf" in line
+        edit(project_copy.data_dir / "counterattack" / "cards.yaml", "tricks: 6}", "tricks: 66}")
+        assert "cards.yaml:22: port card 'skull-rock' 'tricks' must be an integer 0..10, got 66" in _next_line(lines)
+        assert process.poll() is None, "watch keeps running after an error"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

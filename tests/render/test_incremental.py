@@ -1,0 +1,141 @@
+"""Incremental builds: a one-card edit redraws that face and the files that contain it, nothing else."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.pipeline import build
+from generator.project import Project
+from generator.render.build import BuildOptions
+from tests.helpers import edit
+
+OPTIONS = dict(papers=("a4",), png=True, previews=True)
+
+
+def snapshot(project: Project) -> dict[str, tuple[bytes, int]]:
+    out = project.output_dir
+    return {p.relative_to(out).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
+
+
+@pytest.fixture
+def built(project_copy: Project) -> tuple[Project, dict[str, tuple[bytes, int]]]:
+    first = build(project_copy, ["counterattack"], BuildOptions(**OPTIONS))
+    assert first.summary.ran and not first.summary.skipped
+    return project_copy, snapshot(project_copy)
+
+
+def test_no_change_build_runs_nothing_and_loads_nothing(built: tuple[Project, dict]) -> None:
+    project, before = built
+    again = build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    assert again.summary.ran == []
+    assert again.loaded == [] and again.validated == []
+    assert again.faces_drawn == 0
+    assert snapshot(project) == before
+
+
+def test_one_card_edit_redraws_that_face_and_its_files_only(built: tuple[Project, dict]) -> None:
+    project, before = built
+    edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
+    result = build(project, ["counterattack"], BuildOptions(**OPTIONS))
+
+    card_jobs = sorted(label for label in result.summary.ran if label.split()[1] in ("port", "exposed-port", "main"))
+    assert card_jobs == ["counterattack port a4", "counterattack port png", "counterattack port preview"]
+    documents = [label for label in result.summary.ran if label not in card_jobs]
+    assert documents and all(label.endswith(" a4") for label in documents)  # the game's rulebook and sheets
+    assert result.faces_drawn == 2  # the Nassau face: once at 300 dpi, once as a preview
+
+    after = snapshot(project)
+    assert set(after) == set(before)
+    changed = {name for name in after if after[name][0] != before[name][0]}
+    touched = {name for name in after if after[name][1] != before[name][1]}
+    assert changed == touched, "files whose bytes did not change keep their modification time"
+    cards_changed = {name for name in changed if "rules" not in name and "campaign" not in name}
+    assert cards_changed == {
+        "counterattack/counterattack-port-a4.pdf",
+        "counterattack/png/port-nassau-1.png",
+        "counterattack/png/counterattack-port-faces.pdf",
+        "counterattack/preview/port-nassau.png",
+    }
+
+
+def test_a_corrupted_face_cache_entry_is_redrawn(built: tuple[Project, dict]) -> None:
+    project, before = built
+    faces = sorted((project.output_dir / ".cache" / "faces").glob("*.png"))
+    for entry in faces:
+        entry.write_bytes(b"not a png")
+    png = project.output_dir / "counterattack" / "png" / "port-tortuga-1.png"
+    png.unlink()
+    result = build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    assert result.summary.ran == ["counterattack port png"]
+    assert result.faces_drawn == 7  # every port face and the shared back: their entries failed their checksum
+    assert png.read_bytes() == before["counterattack/png/port-tortuga-1.png"][0]
+
+
+def test_an_unreadable_manifest_is_dropped_and_everything_rebuilt(built: tuple[Project, dict]) -> None:
+    project, before = built
+    (project.output_dir / ".cache" / "manifest.json").write_text("{ half a manifest")
+    result = build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    assert "the build cache was unreadable and has been rebuilt" in result.warnings
+    assert not result.summary.skipped
+    assert {k: v[0] for k, v in snapshot(project).items()} == {k: v[0] for k, v in before.items()}
+    json.loads((project.output_dir / ".cache" / "manifest.json").read_text())
+
+
+def test_an_output_edited_by_hand_is_rebuilt(built: tuple[Project, dict]) -> None:
+    project, before = built
+    target = project.output_dir / "counterattack" / "counterattack-main-a4.pdf"
+    target.write_bytes(target.read_bytes()[:-10] + b"0123456789")
+    result = build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    assert result.summary.ran == ["counterattack main a4"]
+    assert target.read_bytes() == before["counterattack/counterattack-main-a4.pdf"][0]
+
+
+def test_clean_ignores_the_cache(built: tuple[Project, dict]) -> None:
+    project, before = built
+    result = build(project, ["counterattack"], BuildOptions(**OPTIONS), clean=True)
+    assert not result.summary.skipped and result.faces_drawn > 0
+    assert {k: v[0] for k, v in snapshot(project).items()} == {k: v[0] for k, v in before.items()}
+
+
+def test_a_renamed_card_leaves_no_stale_file(built: tuple[Project, dict]) -> None:
+    project, _ = built
+    edit(project.data_dir / "counterattack" / "cards.yaml", "{id: nassau,", "{id: nassau-bay,")
+    build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    png = project.output_dir / "counterattack" / "png"
+    assert (png / "port-nassau-bay-1.png").is_file()
+    assert not (png / "port-nassau-1.png").exists()
+
+
+def test_gallery_lists_games_components_previews_and_files(built: tuple[Project, dict]) -> None:
+    project, _ = built
+    html = (project.output_dir / "index.html").read_text()
+    assert "Pirates Port: Counterattack" in html
+    assert 'src="counterattack/preview/port-nassau.png"' in html
+    assert 'href="counterattack/counterattack-port-a4.pdf"' in html
+    assert "valid" in html
+    for src in __import__("re").findall(r'(?:src|href)="([^"#]+)"', html):
+        assert (project.output_dir / src).is_file(), src
+
+
+def test_bad_edit_keeps_the_previous_outputs(built: tuple[Project, dict]) -> None:
+    from generator.errors import DataError
+
+    project, before = built
+    edit(project.data_dir / "counterattack" / "cards.yaml", "tricks: 4}", "tricks: 44}")
+    with pytest.raises(DataError):
+        build(project, ["counterattack"], BuildOptions(**OPTIONS))
+    assert snapshot(project) == before
+    leftovers = [p for p in project.output_dir.rglob("*.tmp")]
+    assert leftovers == []
+
+
+def test_outputs_are_byte_identical_across_clean_builds(project_copy: Project, tmp_path: Path) -> None:
+    first = build(project_copy, ["counterattack"], BuildOptions(**OPTIONS))
+    one = {k: v[0] for k, v in snapshot(project_copy).items()}
+    build(project_copy, ["counterattack"], BuildOptions(**OPTIONS), clean=True)
+    assert {k: v[0] for k, v in snapshot(project_copy).items()} == one
+    assert first.summary.ran
