@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import click
 
-from generator.cli.context import Context, pass_context
+from generator.cli.context import Context, pass_context, quiet_option
 from generator.errors import UsageError
 
 
@@ -43,6 +43,7 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
+@quiet_option
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, png: bool, tts: bool,

@@ -58,3 +58,15 @@ class Context:
 
 
 pass_context = click.make_pass_decorator(Context)
+
+
+def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    if value:
+        ctx.ensure_object(Context).quiet = True
+    return value
+
+
+def quiet_option(command: click.Command) -> click.Command:
+    """`-q/--quiet` after the subcommand too (`pnp build --quiet`), as users type it."""
+    return click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                        help="No progress bars or chatter; errors only.")(command)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from generator.cli.context import Context, pass_context
+from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
 from generator.validate import GameReport, validate_games
 
@@ -33,6 +33,7 @@ def format_report(report: GameReport, verbose: bool) -> str:
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
 @click.option("-v", "--verbose", is_flag=True, help="List every check, not only the failures.")
+@quiet_option
 @pass_context
 def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, verbose: bool) -> None:
     """Check every deck against its game's rules: counts, deals, effects, layouts, text fit.

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 import click
 
-from generator.cli.context import Context, pass_context
+from generator.cli.context import Context, pass_context, quiet_option
 from generator.errors import PnpError
 from generator.project import Project
 
@@ -62,6 +62,7 @@ def _relevant(path: Path) -> bool:
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
 @click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date.")
+@quiet_option
 @pass_context
 def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool) -> None:
     """Watch data/ and templates/; validate and rebuild what changed on every save.

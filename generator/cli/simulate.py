@@ -1,0 +1,211 @@
+"""`pnp simulate GAME`: bots play the real rules many times; win rates, scores, lengths.
+
+Thin: it checks the options, runs `generator.engine.simulate`, and prints the
+summary as a text table, as JSON, or as a PDF report with charts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import click
+from click.termui import progressbar
+
+from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.table import format_table
+from generator.errors import UsageError
+
+
+@click.command("simulate")
+@click.argument("game_id", metavar="GAME")
+@click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
+@click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
+@click.option("--bot", default=None, help="One bot for every seat: a name (random, heuristic...) or module:Class.")
+@click.option("--bots", default=None, help="One bot per seat, comma-separated, e.g. heuristic,random,random.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Root seed; every game's seed derives from it.")
+@click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
+              help="Worker processes (0: one per core). Results do not depend on it.")
+@click.option("--check", is_flag=True, help="Verify the engine's invariants and every bot move (slower).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write a PDF report with charts here.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write every game (deal and actions) as JSON lines, replayable by `pnp check`.")
+@quiet_option
+@pass_context
+def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
+                     bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
+                     report_path: Path | None, log_path: Path | None) -> None:
+    """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths."""
+    from generator.engine.registry import ENGINES, engine_module
+    from generator.engine.simulate import EngineSource, SimSpec, seat_bots, simulate, summarize
+    from generator.engine.simulate.runner import prime
+
+    (game,) = ctx.games([game_id])
+    module = engine_module(game_id)
+    rules = module.RULES(game)
+    counts = list(rules.player_counts)
+    players = counts[0] if players is None else players
+    if players not in counts:
+        raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
+    specs = seat_bots(players, bot, bots, module.BOTS)
+    jobs = jobs or os.cpu_count() or 1
+    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, ENGINES[game_id]), players, specs, seed, games,
+                   check=check, log=log_path is not None)
+    prime(spec.source, rules, module.BOTS)
+    with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
+        aggregate = simulate(spec, jobs, advance, sink)
+    summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check)
+    if report_path is not None:
+        from generator.project import write_atomic
+        from generator.render.report import build_report
+
+        write_atomic(report_path, build_report(summary))
+        ctx.note(f"wrote {report_path}")
+    if log_path is not None:
+        ctx.note(f"wrote {games} games to {log_path}")
+    _record_latest(ctx, summary)
+    ctx.echo(json.dumps(summary, indent=2) if as_json else format_summary(summary))
+
+
+def _record_latest(ctx: Context, summary: dict[str, Any]) -> None:
+    """Keep the latest run in output/<game>/simulation.json: the gallery shows its headline."""
+    from generator.project import write_atomic
+
+    headline: dict[str, str] = {
+        "games": f"{summary['games']} with {summary['players']} player(s), seed {summary['seed']}",
+        "bots": ", ".join(summary["bots"]),
+    }
+    for seat in summary["seats"]:
+        low, high = seat["ci95"]
+        headline[f"seat {seat['seat']} ({seat['bot']}) wins"] = (
+            f"{_pct(seat['rate'])} (95% CI {_pct(low)}–{_pct(high)})")
+    record = {"headline": headline, "summary": summary}
+    write_atomic(ctx.project.output_dir / summary["game"] / "simulation.json",
+                 (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+
+
+@contextmanager
+def _progress(ctx: Context, games: int) -> Iterator[Callable[[int], None] | None]:
+    if not ctx.show_progress:
+        yield None
+        return
+    with progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+        yield bar.update
+
+
+@contextmanager
+def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
+    """Stream log lines into a temporary file renamed into place at the end: a log can be far
+    larger than memory, and a failed run leaves no half-written log behind."""
+    if path is None:
+        yield None
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+
+            def write(line: str) -> None:
+                handle.write(line + "\n")
+
+            yield write
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --- text output ---------------------------------------------------------------
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.2f}"
+
+
+def _ci(entry: dict[str, Any]) -> str:
+    lo, hi = entry["ci95"]
+    return f"{_pct(lo)}-{_pct(hi)}"
+
+
+def _moments_row(label: str, m: dict[str, Any]) -> list[str]:
+    return [label, _num(m["mean"]), _num(m["sd"]), _num(m["min"]), _num(m["max"])]
+
+
+def _hist_line(hist: dict[str, Any] | None, max_bins: int = 12) -> str:
+    """`low-high:count` pairs, merged into at most `max_bins` groups so a line stays readable."""
+    if not hist or not hist["buckets"]:
+        return ""
+    width, buckets = hist["width"], hist["buckets"]
+    group = -(-len(buckets) // max_bins)
+    parts = []
+    for i in range(0, len(buckets), group):
+        chunk = buckets[i:i + group]
+        count = sum(c for _low, c in chunk)
+        if not count:
+            continue
+        low, high = chunk[0][0], chunk[-1][0] + width - 1
+        label = _num(low) if low == high or (width == 1 and len(chunk) == 1) else f"{_num(low)}..{_num(high)}"
+        parts.append(f"{label}:{count}")
+    return "  ".join(parts)
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """The summary as terminal tables."""
+    out = [f"{s['title']}: {s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''}, "
+           f"seed {s['seed']}{', checked' if s['check'] else ''}"]
+    if "solo" in s:
+        solo = s["solo"]
+        out.append(f"solo win rate {_pct(solo['rate'])} (95% CI {_ci(solo)}), bot {s['bots'][0]}")
+    out.append("")
+    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), _pct(e["rate"]), _ci(e), _num(e["score"]["mean"]),
+             _num(e["score"]["sd"]), _num(e["score"]["min"]), _num(e["score"]["max"])] for e in s["seats"]]
+    out.append(format_table(["seat", "bot", "wins", "win rate", "95% CI", "score", "sd", "min", "max"], rows))
+    if len(s["by_bot"]) > 1:
+        out.append("")
+        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), _pct(e["rate"]), _ci(e)] for e in s["by_bot"]]
+        out.append(format_table(["bot", "seats", "wins", "win rate", "95% CI"], rows))
+    if s["players"] > 1:
+        out.append(f"\nshared victories: {s['shared_wins']} games (a win counted for each winner); "
+                   f"no winner: {s['no_winner']}")
+    out.append("")
+    length_rows = [_moments_row(key, m) for key, m in s["length"].items()]
+    out.append(format_table(["per game", "mean", "sd", "min", "max"], length_rows))
+    for key, m in s["length"].items():
+        if key == "actions" or key in s["progress"]:
+            line = _hist_line(m.get("hist"))
+            if line:
+                out.append(f"  {key}: {line}")
+    for entry in s["seats"]:
+        out.append(f"  score seat {entry['seat']}: {_hist_line(entry['score_hist'])}")
+    if "solo" in s and s["solo"]["lost_at"]:
+        out.append(f"\nlost games ({s['solo']['lost']}), by how far they got:")
+        for key, hist in s["solo"]["lost_at"].items():
+            out.append(f"  {key}: {_hist_line(hist)}")
+    for group, entries in s["groups"].items():
+        out.append("")
+        out.append(format_table([f"{group} by source", "mean", "sd", "min", "max"],
+                                [_moments_row(k, m) for k, m in entries.items()]))
+    if s["cards"]:
+        metrics = sorted({m for card in s["cards"].values() for m in card})
+        rows = [[card] + [_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
+        out.append("")
+        out.append(format_table(["card (mean per game)"] + metrics, rows))
+    return "\n".join(out)

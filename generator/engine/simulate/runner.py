@@ -1,0 +1,190 @@
+"""Play many games, in chunks, in worker processes, and add them up.
+
+The chunk layout (CHUNK games each, numbered from 0) and every game's seed
+depend only on the run's seed and the number of games; chunks are merged in
+their own order. So a run gives identical figures for any `--jobs`.
+
+A worker builds the rules once (or inherits them when forked), resolves the
+bot classes once per chunk and sends back one `Aggregate` plus, when a log is
+wanted, that chunk's log lines: nothing per game is pickled.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import multiprocessing
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
+from generator.engine.replay import GameRecord, result_dict
+from generator.engine.simulate.aggregate import Aggregate
+from generator.engine.simulate.bots import resolve_bot
+from generator.engine.simulate.seeds import game_seed
+
+CHUNK = 1000  # games per task: large enough that process overhead vanishes
+
+
+@dataclass(frozen=True)
+class EngineSource:
+    """Where a process finds the rules: a project folder, a game id and its engine module."""
+
+    root: str
+    game_id: str
+    engine: str  # dotted module exposing RULES and BOTS
+
+    def build(self) -> tuple[Rules, dict[str, type[Bot]]]:
+        from generator.load import load_game
+        from generator.project import Project
+
+        module = importlib.import_module(self.engine)
+        game = load_game(Project.at(self.root), self.game_id)
+        return module.RULES(game), dict(module.BOTS)
+
+
+@dataclass(frozen=True)
+class SimSpec:
+    """Everything that determines a run's results (plus `log`, which only adds output)."""
+
+    source: EngineSource
+    players: int
+    bots: tuple[str, ...]  # one spec per seat
+    seed: int
+    games: int
+    check: bool = False
+    log: bool = False
+
+
+@dataclass
+class ChunkResult:
+    aggregate: Aggregate
+    log_lines: list[str]
+
+
+# Rules built in this process, by source: the parent fills it before forking workers.
+_BUILT: dict[EngineSource, tuple[Rules, dict[str, type[Bot]]]] = {}
+
+
+def engine_for(source: EngineSource) -> tuple[Rules, dict[str, type[Bot]]]:
+    built = _BUILT.get(source)
+    if built is None:
+        built = _BUILT[source] = source.build()
+    return built
+
+
+def prime(source: EngineSource, rules: Rules, bots: dict[str, type[Bot]]) -> None:
+    """Hand over rules the caller already built, so this process (and forked workers) skip a reload."""
+    _BUILT[source] = (rules, dict(bots))
+
+
+def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: int, check: bool,
+              labels: Sequence[str] = (), record: list[str] | None = None,
+              on_deal: Callable[[dict[str, Any]], None] | None = None) -> tuple[State, int]:
+    """One game from its seed; returns the final state and the number of actions.
+
+    One random stream per game: the deal is drawn from it first, in full, and
+    the bots draw from what follows, so a deal never depends on the bots.
+    Bots are made afresh for every game (a constructor costs well under a
+    microsecond, and no bot can carry memory from one game into the next, so a
+    game plays the same whichever chunk holds it). `on_deal` sees the deal
+    before the engine does; when `record` is a list, each action's text is
+    appended to it. Random bots are not shown an observation (they ignore it),
+    which keeps the random baseline as fast as the engine allows.
+    """
+    rng = random.Random(seed)
+    deal = rules.random_deal(players, rng)
+    if on_deal is not None:
+        on_deal(deal)
+    state = rules.new_state(players, deal, check)
+    bots = [cls(rules, seat, rng) for seat, cls in enumerate(classes)]
+    blind = [type(bot).choose is RandomBot.choose for bot in bots]
+    empty: dict[str, Any] = {}
+    actions = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        legal = state.legal_actions()
+        action = bots[seat].choose(empty if blind[seat] else state.observation(seat), legal)
+        if check and action not in legal:
+            who = labels[seat] if labels else type(bots[seat]).__name__
+            raise IllegalAction(f"bot {who} in seat {seat + 1} chose action {action}, which is not legal "
+                                f"(seed {seed}, action {actions + 1})")
+        if record is not None:
+            record.append(state.action_to_string(action))
+        try:
+            state.apply_action(action)
+        except IllegalAction as exc:
+            who = labels[seat] if labels else type(bots[seat]).__name__
+            raise IllegalAction(f"bot {who} in seat {seat + 1} made an illegal move (seed {seed}, "
+                                f"action {actions + 1}): {exc.message}") from None
+        actions += 1
+    return state, actions
+
+
+def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
+    """Play games start..stop-1 of a run and add them up."""
+    rules, builtin = engine_for(spec.source)
+    classes = [resolve_bot(b, builtin) for b in spec.bots]
+    aggregate = Aggregate(spec.players)
+    lines: list[str] = []
+    game_id = spec.source.game_id
+    for index in range(start, stop):
+        seed = game_seed(spec.seed, index)
+        if spec.log:
+            dealt: list[str] = []
+            actions: list[str] = []
+            state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots, actions,
+                                     lambda deal: dealt.append(json.dumps(deal, separators=(",", ":"))))
+        else:
+            state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots)
+        result = state.result()
+        aggregate.add_game(result.scores, result.winners, count, state.stats())
+        if spec.log:
+            record = GameRecord(game=game_id, index=index, players=spec.players, bots=spec.bots, seed=seed,
+                                deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result))
+            lines.append(record.to_json())
+    return ChunkResult(aggregate.flush(), lines)
+
+
+def _run_chunk_task(args: tuple[SimSpec, int, int]) -> ChunkResult:
+    return run_chunk(*args)
+
+
+def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The fixed chunk layout of a run: it never depends on the number of workers."""
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def simulate(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None,
+             log_sink: Callable[[str], None] | None = None) -> Aggregate:
+    """Play `spec.games` games on `jobs` processes and return the merged counts.
+
+    `progress(n)` is told after each chunk how many games it held; `log_sink`
+    gets the log lines chunk by chunk, in game order.
+    """
+    total = Aggregate(spec.players)
+    layout = chunks(spec.games)
+    engine_for(spec.source)  # fail early in this process, and let forked workers inherit it
+    for result in _results(spec, layout, jobs):
+        total.merge(result.aggregate)
+        if log_sink is not None:
+            for line in result.log_lines:
+                log_sink(line)
+        if progress is not None:
+            progress(result.aggregate.games)
+    return total
+
+
+def _results(spec: SimSpec, layout: list[tuple[int, int]], jobs: int) -> Iterator[ChunkResult]:
+    if jobs <= 1 or len(layout) <= 1:
+        for start, stop in layout:
+            yield run_chunk(spec, start, stop)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    workers = min(jobs, len(layout))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # map() yields in submission order, so chunks merge in index order.
+        yield from pool.map(_run_chunk_task, [(spec, start, stop) for start, stop in layout])

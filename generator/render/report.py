@@ -1,0 +1,273 @@
+"""The simulation report as a PDF: tables and charts drawn from the simulator's summary.
+
+It takes the plain summary dict (`generator.engine.simulate.summary`): numbers,
+strings, lists and dicts. Render never imports the engine, so the report can
+also be drawn from a saved `pnp simulate --json` file. Output is
+deterministic (`invariant=1`, shipped fonts only).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Mapping, Sequence
+
+from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from generator.render.fonts import register_fonts
+
+PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
+                                          "#8d6e63", "#00838f")]
+WIDTH = A4[0] - 36 * mm  # frame width inside the margins
+
+Summary = Mapping[str, Any]
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    return {
+        "title": ParagraphStyle("title", fontName="Display", fontSize=20, leading=24, spaceAfter=4),
+        "h2": ParagraphStyle("h2", fontName="Sans-Bold", fontSize=13, leading=16, spaceBefore=10, spaceAfter=4),
+        "body": ParagraphStyle("body", fontName="Sans", fontSize=9.5, leading=12.5),
+        "note": ParagraphStyle("note", fontName="Sans-Italic", fontSize=8.5, leading=11, textColor=colors.grey),
+    }
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.2f}"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:
+    table = Table([list(headers)] + [list(r) for r in rows], hAlign="LEFT", repeatRows=1)
+    numeric = [i for i in range(len(headers)) if rows and all(_numeric(r[i]) for r in rows)]
+    table.setStyle(TableStyle([*(("ALIGN", (i, 0), (i, -1), "RIGHT") for i in numeric),
+        ("FONT", (0, 0), (-1, 0), "Sans-Bold", 8.5),
+        ("FONT", (0, 1), (-1, -1), "Sans", 8.5),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f1ece0")]),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text.rstrip("%").split(" to ")[0].rstrip("%"))
+    except ValueError:
+        return text == "-"
+    return True
+
+
+def _moments_rows(entries: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
+    return [[key, _num(m["mean"]), _num(m["sd"]), _num(m["min"]), _num(m["max"])] for key, m in entries.items()]
+
+
+def win_chart(entries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> Drawing:
+    """Horizontal bars of win rates with their 95% Wilson intervals as whiskers."""
+    height = 30 + 22 * len(entries)
+    drawing = Drawing(WIDTH, height)
+    chart = HorizontalBarChart()
+    chart.x, chart.y = 110, 20
+    chart.width, chart.height = WIDTH - 140, height - 30
+    chart.data = [[e["rate"] * 100 for e in reversed(entries)]]
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, 100
+    chart.valueAxis.valueStep = 10
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.labelTextFormat = "%d%%"
+    chart.categoryAxis.categoryNames = list(reversed(labels))
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.boxAnchor = "e"
+    chart.bars[0].fillColor = PALETTE[0]
+    chart.bars.strokeColor = None
+    drawing.add(chart)
+    slot = chart.height / max(1, len(entries))
+    for i, entry in enumerate(reversed(entries)):
+        lo, hi = entry["ci95"]
+        y = chart.y + slot * (i + 0.5)
+        x0 = chart.x + chart.width * lo
+        x1 = chart.x + chart.width * hi
+        drawing.add(Line(x0, y, x1, y, strokeColor=PALETTE[1], strokeWidth=1.4))
+        for x in (x0, x1):
+            drawing.add(Line(x, y - 4, x, y + 4, strokeColor=PALETTE[1], strokeWidth=1.4))
+    return drawing
+
+
+MAX_BARS = 30  # wider buckets beyond this: a chart of 60 hair-thin bars says less
+
+
+def _display_width(series: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
+    width = max(h["width"] for _name, h in series)
+    lows = [low for _name, h in series for low, _c in h["buckets"]]
+    if lows:
+        while (max(lows) - min(lows)) / width + 1 > MAX_BARS:
+            width *= 2
+    return width
+
+
+def informative(hist: Mapping[str, Any] | None) -> bool:
+    """A histogram worth drawing: at least two buckets with games in them."""
+    if not hist:
+        return False
+    return sum(1 for _low, count in hist["buckets"] if count) > 1
+
+
+def histogram_chart(series: Sequence[tuple[str, Mapping[str, Any]]], x_label: str) -> Drawing:
+    """Grouped bars of bucketed counts (one series per seat or figure) on shared buckets."""
+    width = _display_width(series)
+    lows = sorted({int(low // width) * width for _name, h in series for low, _c in h["buckets"]})
+    if lows:
+        lows = list(range(lows[0], lows[-1] + width, width))
+    data = []
+    for _name, hist in series:
+        counts: dict[float, int] = {}
+        for low, count in hist["buckets"]:
+            key = int(low // width) * width
+            counts[key] = counts.get(key, 0) + count
+        data.append([counts.get(low, 0) for low in lows])
+    drawing = Drawing(WIDTH, 150)
+    chart = VerticalBarChart()
+    chart.x, chart.y = 40, 30
+    chart.width, chart.height = WIDTH - (150 if len(series) > 1 else 60), 105
+    chart.data = data or [[0]]
+    chart.categoryAxis.categoryNames = [str(low) if width == 1 else f"{low}-{low + width - 1}" for low in lows] or [""]
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.fontSize = 7
+    if len(lows) > 16:
+        chart.categoryAxis.labels.angle = 90
+        chart.categoryAxis.labels.boxAnchor = "e"
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.labels.fontSize = 7
+    chart.bars.strokeColor = None
+    chart.groupSpacing = 2
+    for i in range(len(data)):
+        chart.bars[i].fillColor = PALETTE[i % len(PALETTE)]
+    drawing.add(chart)
+    drawing.add(String(chart.x + chart.width / 2, 4, x_label, fontName="Sans", fontSize=8, textAnchor="middle"))
+    if len(series) > 1:
+        legend = Legend()
+        legend.x, legend.y = chart.x + chart.width + 15, chart.y + chart.height
+        legend.fontName = "Sans"
+        legend.fontSize = 8
+        legend.alignment = "right"
+        legend.colorNamePairs = [(PALETTE[i % len(PALETTE)], name) for i, (name, _h) in enumerate(series)]
+        drawing.add(legend)
+    return drawing
+
+
+def means_chart(entries: Mapping[str, Mapping[str, Any]]) -> Drawing:
+    """Horizontal bars of the mean per game of each source in a group (points by source)."""
+    names = list(entries)
+    height = 30 + 18 * len(names)
+    drawing = Drawing(WIDTH, height)
+    chart = HorizontalBarChart()
+    chart.x, chart.y = 120, 20
+    chart.width, chart.height = WIDTH - 150, height - 30
+    chart.data = [[float(entries[n]["mean"]) for n in reversed(names)]]
+    chart.categoryAxis.categoryNames = list(reversed(names))
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.boxAnchor = "e"
+    chart.categoryAxis.labelAxisMode = "low"  # names at the left edge, clear of negative bars
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.valueMin = min(0.0, *(float(entries[n]["mean"]) for n in names))
+    chart.bars[0].fillColor = PALETTE[3]
+    chart.bars.strokeColor = None
+    drawing.add(chart)
+    return drawing
+
+
+def build_report(summary: Summary) -> bytes:
+    """The whole report as PDF bytes (the caller writes them with write_atomic)."""
+    register_fonts()
+    st = _styles()
+    s = summary
+    story: list[Any] = [
+        Paragraph(f"{_esc(s['title'])}: simulation report", st["title"]),
+        Paragraph(
+            f"{s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''}, "
+            f"bots {_esc(', '.join(s['bots']))}, seed {s['seed']}"
+            f"{', rules and invariants checked on every action' if s['check'] else ''}.", st["body"]),
+    ]
+    if "solo" in s:
+        solo = s["solo"]
+        lo, hi = solo["ci95"]
+        story.append(Paragraph(
+            f"<b>Solo win rate {_pct(solo['rate'])}</b> (95% Wilson interval {_pct(lo)} to {_pct(hi)}); "
+            f"{solo['lost']} games lost.", st["body"]))
+
+    story.append(Paragraph("Who wins", st["h2"]))
+    seats = s["seats"]
+    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), _pct(e["rate"]), f"{_pct(e['ci95'][0])} to {_pct(e['ci95'][1])}"]
+            for e in seats]
+    story.append(_table(["seat", "bot", "wins", "win rate", "95% interval"], rows))
+    story.append(win_chart(seats, [f"seat {e['seat']} ({e['bot']})" for e in seats]))
+    if len(s["by_bot"]) > 1:
+        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), _pct(e["rate"]),
+                 f"{_pct(e['ci95'][0])} to {_pct(e['ci95'][1])}"] for e in s["by_bot"]]
+        story.append(_table(["bot", "seats", "wins", "win rate", "95% interval"], rows))
+        story.append(win_chart(s["by_bot"], [e["bot"] for e in s["by_bot"]]))
+    if s["players"] > 1:
+        story.append(Paragraph(
+            f"Shared victories: {s['shared_wins']} games (each winner is counted); no winner: {s['no_winner']}.",
+            st["note"]))
+
+    story.append(Paragraph("Scores", st["h2"]))
+    story.append(_table(["seat", "mean", "sd", "min", "max"],
+                        _moments_rows({f"seat {e['seat']} ({e['bot']})": e["score"] for e in seats})))
+    if any(informative(e["score_hist"]) for e in seats):
+        story.append(histogram_chart([(f"seat {e['seat']}", e["score_hist"]) for e in seats], "final score"))
+
+    story.append(Paragraph("Game length", st["h2"]))
+    story.append(_table(["per game", "mean", "sd", "min", "max"], _moments_rows(s["length"])))
+    for key, entry in s["length"].items():
+        if informative(entry.get("hist")):
+            story.append(KeepTogether([Spacer(1, 4), histogram_chart([(key, entry["hist"])], key)]))
+
+    if "solo" in s and s["solo"]["lost_at"]:
+        story.append(Paragraph("When solo games are lost", st["h2"]))
+        for key, hist in s["solo"]["lost_at"].items():
+            if informative(hist):
+                story.append(KeepTogether([histogram_chart([(key, hist)], f"{key} reached in lost games")]))
+
+    for group, entries in s["groups"].items():
+        story.append(KeepTogether([
+            Paragraph(f"{_esc(group)} by source (per game)", st["h2"]),
+            _table(["source", "mean", "sd", "min", "max"], _moments_rows(entries)),
+            means_chart(entries),
+        ]))
+
+    if s["cards"]:
+        story.append(Paragraph("Cards (mean per game)", st["h2"]))
+        metrics = sorted({m for card in s["cards"].values() for m in card})
+        rows = [[card] + [_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
+        story.append(_table(["card"] + metrics, rows))
+
+    story.append(Spacer(1, 8))
+    story.append(Paragraph(
+        "Intervals are 95% Wilson score intervals. A shared victory counts as a win for every winner. "
+        "Per-bot intervals treat seats as independent, which they are not quite.", st["note"]))
+
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                            bottomMargin=16 * mm, invariant=1, title=f"{s['title']}: simulation report",
+                            author="Pirate Press", creator="pnp simulate", subject="", keywords="")
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
