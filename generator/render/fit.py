@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from generator.checks import Check
 from generator.errors import DataError
-from generator.model import Component, Game
+from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.build import printable
 from generator.render.faces import renderer
@@ -42,16 +42,24 @@ def _side_checks(game: Game, component: Component, side: str, layout_name: str, 
         return [Check(name, "loads and renders for every item", exc.message, False, exc.location)]
     checks = [Check(name, "loads and renders for every item", f"{len(resolved)} items", True,
                     layout.where)]
-    failures: dict[str, Check] = {}
+    misfits: dict[str, list[tuple[Item, str]]] = {}
     for item, face in resolved:
         for element in face.elements:
             problem = _misfit(element, face)
-            if problem and element.name not in failures:
-                where = next((e.values.get("text", e.values["type"]).where
-                              for e in layout.elements if e.name == element.name), layout.where)
-                failures[element.name] = Check(f"{name} element '{element.name}' fits", "fits its face",
-                                               f"{problem} on {item.key}", False, where)
-    checks.extend(failures.values())
+            if problem and all(i is not item for i, _ in misfits.get(element.name, [])):
+                misfits.setdefault(element.name, []).append((item, problem))
+    failures: list[Check] = []
+    for element_name, found in misfits.items():
+        box = next((e.values.get("text", e.values["type"]).where
+                    for e in layout.elements if e.name == element_name), layout.where)
+        check_name = f"{name} element '{element_name}' fits"
+        if len(found) == len(resolved):  # every card overflows: the box is what to fix
+            item, problem = found[0]
+            failures.append(Check(check_name, "fits its face", f"{problem} on {item.key} (and every other)", False, box))
+        else:  # some cards overflow: their texts are what to fix
+            failures.extend(Check(check_name, "fits its face", f"{problem} on {item.key} (box at {box})", False,
+                                  item.location) for item, problem in found)
+    checks.extend(failures)
     return checks
 
 

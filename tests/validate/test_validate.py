@@ -96,3 +96,19 @@ def test_any_single_card_deletion_is_detected(data: st.DataObject) -> None:
     components[component_index] = changed
     mutated = dataclasses.replace(game, components=tuple(components))
     assert not validate_game(mutated, GAMES).ok
+
+
+def test_an_unknown_ship_ability_is_caught_at_its_line(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", "ability: broadside,", "ability: kraken,")
+    found = failures(project_copy, "pirates-under-fire")
+    assert any(location.startswith("data/pirates-under-fire/tiles.yaml:23") for _, location in found), found
+
+
+def test_text_overflowing_its_box_is_caught_at_its_line(project_copy: Project) -> None:
+    long = " ".join(["Set every adjacent rival ship on fire and then gloat about it loudly"] * 6)
+    edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml",
+         "text: Set every adjacent rival ship on fire.,", f"text: {long},")
+    report = validate_game(load_game(project_copy, "pirates-under-fire"), project_copy)
+    overflow = [c for c in report.failures() if c.name.endswith("element 'ability' fits")]
+    assert {str(c.location) for c in overflow} == {"data/pirates-under-fire/tiles.yaml:23"}  # the card to shorten
+    assert "(box at templates/layouts/pirates-under-fire/ship.yaml:" in overflow[0].actual
