@@ -1,0 +1,11 @@
+"""Pirates Port: Counterattack (seeds 000/001): solo (or co-captain) trick-taking against a dummy pirate."""
+
+from generator.engine.base import RandomBot
+from generator.engine.counterattack.bots import HeuristicBot, PlannerBot
+from generator.engine.counterattack.checks import composition_checks
+from generator.engine.counterattack.rules import CounterattackRules
+
+RULES = CounterattackRules
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "planner": PlannerBot}
+
+__all__ = ["BOTS", "RULES", "composition_checks"]

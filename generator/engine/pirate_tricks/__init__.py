@@ -1,0 +1,11 @@
+"""Pirate Tricks (seed 003): bid for crew rows, score recruitment, take tricks for capture and treasure loon."""
+
+from generator.engine.base import RandomBot
+from generator.engine.pirate_tricks.bots import HeuristicBot
+from generator.engine.pirate_tricks.checks import composition_checks
+from generator.engine.pirate_tricks.rules import PirateTricksRules
+
+RULES = PirateTricksRules
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+
+__all__ = ["BOTS", "RULES", "composition_checks"]
