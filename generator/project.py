@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator, TextIO
 
 from generator.errors import DataError, Location
 
@@ -60,6 +62,24 @@ class Project:
         if not target.is_relative_to(self.root) or not target.is_relative_to(base.resolve()):
             raise DataError(f"path {relative!r} leaves {self.display(base)}/ (no '..' or links out)", where)
         return target
+
+
+@contextmanager
+def atomic_writer(path: Path, encoding: str = "utf-8") -> Iterator[TextIO]:
+    """A text file that appears at `path` only when the block ends without error (streamed, so it
+    may be larger than memory); a failed run leaves the old file, or none, and no temporary."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as handle:
+            yield handle
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def write_atomic(path: Path, data: bytes) -> bool:

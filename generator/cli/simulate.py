@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -20,6 +19,8 @@ from click.termui import progressbar
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
 from generator.errors import UsageError
+from generator.project import atomic_writer
+from generator.render.report import format_num, format_pct
 
 
 @click.command("simulate")
@@ -85,7 +86,7 @@ def _record_latest(ctx: Context, summary: dict[str, Any]) -> None:
     for seat in summary["seats"]:
         low, high = seat["ci95"]
         headline[f"seat {seat['seat']} ({seat['bot']}) wins"] = (
-            f"{_pct(seat['rate'])} (95% CI {_pct(low)}–{_pct(high)})")
+            f"{format_pct(seat['rate'])} (95% CI {format_pct(low)}–{format_pct(high)})")
     record = {"headline": headline, "summary": summary}
     write_atomic(ctx.project.output_dir / summary["game"] / "simulation.json",
                  (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8"))
@@ -102,51 +103,24 @@ def _progress(ctx: Context, games: int) -> Iterator[Callable[[int], None] | None
 
 @contextmanager
 def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
-    """Stream log lines into a temporary file renamed into place at the end: a log can be far
-    larger than memory, and a failed run leaves no half-written log behind."""
+    """Stream log lines to a file that appears only when the run completes (logs outgrow memory)."""
     if path is None:
         yield None
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-
-            def write(line: str) -> None:
-                handle.write(line + "\n")
-
-            yield write
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_writer(path) as handle:
+        yield lambda line: handle.write(line + "\n")
 
 
 # --- text output ---------------------------------------------------------------
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
-
-
-def _num(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.2f}"
-
-
 def _ci(entry: dict[str, Any]) -> str:
     lo, hi = entry["ci95"]
-    return f"{_pct(lo)}-{_pct(hi)}"
+    return f"{format_pct(lo)}-{format_pct(hi)}"
 
 
 def _moments_row(label: str, m: dict[str, Any]) -> list[str]:
-    return [label, _num(m["mean"]), _num(m["sd"]), _num(m["min"]), _num(m["max"])]
+    return [label, format_num(m["mean"]), format_num(m["sd"]), format_num(m["min"]), format_num(m["max"])]
 
 
 def _hist_line(hist: dict[str, Any] | None, max_bins: int = 12) -> str:
@@ -162,7 +136,7 @@ def _hist_line(hist: dict[str, Any] | None, max_bins: int = 12) -> str:
         if not count:
             continue
         low, high = chunk[0][0], chunk[-1][0] + width - 1
-        label = _num(low) if low == high or (width == 1 and len(chunk) == 1) else f"{_num(low)}..{_num(high)}"
+        label = format_num(low) if low == high or (width == 1 and len(chunk) == 1) else f"{format_num(low)}..{format_num(high)}"
         parts.append(f"{label}:{count}")
     return "  ".join(parts)
 
@@ -173,14 +147,14 @@ def format_summary(s: dict[str, Any]) -> str:
            f"seed {s['seed']}{', checked' if s['check'] else ''}"]
     if "solo" in s:
         solo = s["solo"]
-        out.append(f"solo win rate {_pct(solo['rate'])} (95% CI {_ci(solo)}), bot {s['bots'][0]}")
+        out.append(f"solo win rate {format_pct(solo['rate'])} (95% CI {_ci(solo)}), bot {s['bots'][0]}")
     out.append("")
-    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), _pct(e["rate"]), _ci(e), _num(e["score"]["mean"]),
-             _num(e["score"]["sd"]), _num(e["score"]["min"]), _num(e["score"]["max"])] for e in s["seats"]]
+    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), format_pct(e["rate"]), _ci(e), format_num(e["score"]["mean"]),
+             format_num(e["score"]["sd"]), format_num(e["score"]["min"]), format_num(e["score"]["max"])] for e in s["seats"]]
     out.append(format_table(["seat", "bot", "wins", "win rate", "95% CI", "score", "sd", "min", "max"], rows))
     if len(s["by_bot"]) > 1:
         out.append("")
-        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), _pct(e["rate"]), _ci(e)] for e in s["by_bot"]]
+        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), format_pct(e["rate"]), _ci(e)] for e in s["by_bot"]]
         out.append(format_table(["bot", "seats", "wins", "win rate", "95% CI"], rows))
     if s["players"] > 1:
         out.append(f"\nshared victories: {s['shared_wins']} games (a win counted for each winner); "
@@ -205,7 +179,7 @@ def format_summary(s: dict[str, Any]) -> str:
                                 [_moments_row(k, m) for k, m in entries.items()]))
     if s["cards"]:
         metrics = sorted({m for card in s["cards"].values() for m in card})
-        rows = [[card] + [_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
+        rows = [[card] + [format_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
         out.append("")
         out.append(format_table(["card (mean per game)"] + metrics, rows))
     return "\n".join(out)

@@ -38,11 +38,13 @@ def _styles() -> dict[str, ParagraphStyle]:
     }
 
 
-def _pct(value: float) -> str:
+def format_pct(value: float) -> str:
+    """0.1234 -> '12.3%' (shared with the terminal report)."""
     return f"{100 * value:.1f}%"
 
 
-def _num(value: Any) -> str:
+def format_num(value: Any) -> str:
+    """Integers as they are, other numbers to two places, None as a dash."""
     if value is None:
         return "-"
     if isinstance(value, int):
@@ -73,7 +75,7 @@ def _numeric(text: str) -> bool:
 
 
 def _moments_rows(entries: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
-    return [[key, _num(m["mean"]), _num(m["sd"]), _num(m["min"]), _num(m["max"])] for key, m in entries.items()]
+    return [[key, format_num(m["mean"]), format_num(m["sd"]), format_num(m["min"]), format_num(m["max"])] for key, m in entries.items()]
 
 
 def win_chart(entries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> Drawing:
@@ -206,18 +208,18 @@ def build_report(summary: Summary) -> bytes:
         solo = s["solo"]
         lo, hi = solo["ci95"]
         story.append(Paragraph(
-            f"<b>Solo win rate {_pct(solo['rate'])}</b> (95% Wilson interval {_pct(lo)} to {_pct(hi)}); "
+            f"<b>Solo win rate {format_pct(solo['rate'])}</b> (95% Wilson interval {format_pct(lo)} to {format_pct(hi)}); "
             f"{solo['lost']} games lost.", st["body"]))
 
     story.append(Paragraph("Who wins", st["h2"]))
     seats = s["seats"]
-    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), _pct(e["rate"]), f"{_pct(e['ci95'][0])} to {_pct(e['ci95'][1])}"]
+    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), format_pct(e["rate"]), f"{format_pct(e['ci95'][0])} to {format_pct(e['ci95'][1])}"]
             for e in seats]
     story.append(_table(["seat", "bot", "wins", "win rate", "95% interval"], rows))
     story.append(win_chart(seats, [f"seat {e['seat']} ({e['bot']})" for e in seats]))
     if len(s["by_bot"]) > 1:
-        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), _pct(e["rate"]),
-                 f"{_pct(e['ci95'][0])} to {_pct(e['ci95'][1])}"] for e in s["by_bot"]]
+        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), format_pct(e["rate"]),
+                 f"{format_pct(e['ci95'][0])} to {format_pct(e['ci95'][1])}"] for e in s["by_bot"]]
         story.append(_table(["bot", "seats", "wins", "win rate", "95% interval"], rows))
         story.append(win_chart(s["by_bot"], [e["bot"] for e in s["by_bot"]]))
     if s["players"] > 1:
@@ -253,7 +255,7 @@ def build_report(summary: Summary) -> bytes:
     if s["cards"]:
         story.append(Paragraph("Cards (mean per game)", st["h2"]))
         metrics = sorted({m for card in s["cards"].values() for m in card})
-        rows = [[card] + [_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
+        rows = [[card] + [format_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
         story.append(_table(["card"] + metrics, rows))
 
     story.append(Spacer(1, 8))
