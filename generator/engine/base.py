@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 from generator.errors import PnpError
 from generator.model import Game
@@ -137,3 +137,62 @@ class RandomBot(Bot):
 
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
         return legal[self.rng.randrange(len(legal))]
+
+
+class NamedActions:
+    """A fixed action space whose actions have readable names: `to_string` and `parse`.
+
+    Subclasses compute their family offsets, build the list of names in action
+    order, and call `set_names`. Parsing folds case and runs of spaces.
+    """
+
+    names: tuple[str, ...]
+    size: int
+
+    def set_names(self, names: Sequence[str], examples: str) -> None:
+        if hasattr(self, "size") and len(names) != self.size:
+            raise AssertionError(f"{len(names)} action names for a space of {self.size}")
+        self.names = tuple(names)
+        self.size = len(self.names)
+        self.ids = {name.lower(): i for i, name in enumerate(self.names)}
+        self.examples = examples
+
+    def to_string(self, action: int) -> str:
+        if not 0 <= action < self.size:
+            raise IllegalAction(f"action {action} is outside the action space 0..{self.size - 1}")
+        return self.names[action]
+
+    def parse(self, text: str) -> int:
+        key = " ".join(text.strip().lower().split())
+        if key not in self.ids:
+            raise IllegalAction(f"unreadable action {text!r}: expected e.g. {self.examples}")
+        return self.ids[key]
+
+
+class LazyObservation(Mapping[str, Any]):
+    """A read-only mapping built on first access: random bots never read what they see, and
+    building it for them on every move would cost more than the move itself."""
+
+    __slots__ = ("_build", "_arg", "_data")
+
+    def __init__(self, build: Callable[[Any], dict[str, Any]], arg: Any = None) -> None:
+        self._build = build
+        self._arg = arg
+        self._data: dict[str, Any] | None = None
+
+    def _get(self) -> dict[str, Any]:
+        if self._data is None:
+            self._data = self._build(self._arg)
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __repr__(self) -> str:
+        return f"LazyObservation({self._get()!r})"

@@ -11,6 +11,7 @@ from generator.engine.all_hands import BOTS, RULES, composition_checks
 from generator.engine.base import IllegalAction
 from generator.load import load_game
 from generator.project import Project
+from tests.engine.walk import random_walk
 from tests.helpers import edit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,12 +24,7 @@ players = st.integers(min_value=2, max_value=6)
 
 def random_game(p: int, seed: int, check: bool = True):
     state = R.new_game(p, seed, check=check)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        assert legal == sorted(legal) and legal
-        state.apply_action(legal[rng.randrange(len(legal))])
-    return state
+    return random_walk(state, random.Random(seed))
 
 
 @settings(max_examples=300, deadline=None)
@@ -51,12 +47,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
 @given(p=players, seed=seeds, steps=st.integers(0, 150), pick=st.integers(0, 10**6))
 def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, steps: int, pick: int) -> None:
     state = R.new_game(p, seed, check=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     illegal = sorted(set(range(R.space.size)) - set(state.legal_actions()))
     action = illegal[pick % len(illegal)]
     before = state.copy()
@@ -74,12 +65,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, ste
 @given(p=players, seed=seeds, steps=st.integers(0, 100))
 def test_copy_is_independent(p: int, seed: int, steps: int) -> None:
     state = R.new_game(p, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     clone = state.copy()
     snapshot = (state.history[:], [x[:] for x in state.piles], [x[:] for x in state.crew], state.phase)
     rng2 = random.Random(seed + 1)

@@ -12,6 +12,7 @@ from generator.engine.base import IllegalAction
 from generator.engine.counterattack import BOTS, RULES, composition_checks
 from generator.load import load_game
 from generator.project import Project
+from tests.engine.walk import random_walk
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "counterattack")
@@ -24,12 +25,7 @@ players = st.sampled_from([1, 2])
 
 def random_game(p: int, seed: int, check: bool = True):
     state = R.new_game(p, seed, check=check)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        assert legal == sorted(legal) and legal
-        state.apply_action(legal[rng.randrange(len(legal))])
-    return state
+    return random_walk(state, random.Random(seed))
 
 
 @settings(max_examples=300, deadline=None)
@@ -46,12 +42,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
 @given(p=players, seed=seeds, steps=st.integers(0, 40), pick=st.integers(0, 10**6))
 def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, steps: int, pick: int) -> None:
     state = R.new_game(p, seed, check=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     illegal = [a for a in range(N + 1) if a not in state.legal_actions()]
     before = (list(state.history), [h[:] for h in state.hands], state.exposed_pos, state.won, state.lost)
     action = illegal[pick % len(illegal)]
@@ -68,12 +59,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, ste
 @given(p=players, seed=seeds, steps=st.integers(0, 30))
 def test_copy_is_independent(p: int, seed: int, steps: int) -> None:
     state = R.new_game(p, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     if state.is_terminal():
         return
     twin = state.copy()

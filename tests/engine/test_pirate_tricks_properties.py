@@ -13,6 +13,7 @@ from generator.engine.pirate_tricks import BOTS, RULES, composition_checks
 from generator.engine.pirate_tricks.state import PLAY
 from generator.load import load_game
 from generator.project import Project
+from tests.engine.walk import random_walk
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "pirate-tricks")
@@ -57,12 +58,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
 @given(p=players, seed=seeds, steps=st.integers(0, 200), pick=st.integers(0, 10**6))
 def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, steps: int, pick: int) -> None:
     state = R.new_game(p, seed, check=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     legal = set(state.legal_actions())
     illegal = [a for a in range(SP.bid + 40) if a not in legal]
     before = (list(state.history), [h[:] for h in state.hands], list(state.loon), state.phase)
@@ -80,12 +76,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, ste
 @given(p=players, seed=seeds, steps=st.integers(0, 150))
 def test_copy_is_independent(p: int, seed: int, steps: int) -> None:
     state = R.new_game(p, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     twin = state.copy()
     snapshot = repr(dict(state.observation(0))), list(state.owner), list(state.loon), list(state.history)
     while not twin.is_terminal():

@@ -11,6 +11,7 @@ from generator.engine.base import IllegalAction
 from generator.engine.under_fire import BOTS, RULES, composition_checks
 from generator.load import load_game
 from generator.project import Project
+from tests.engine.walk import random_walk
 from tests.helpers import edit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,12 +23,7 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 def random_game(seed: int, check: bool = True):
     state = R.new_game(2, seed, check=check)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        assert legal == sorted(legal) and legal
-        state.apply_action(legal[rng.randrange(len(legal))])
-    return state
+    return random_walk(state, random.Random(seed))
 
 
 @settings(max_examples=300, deadline=None)
@@ -47,12 +43,7 @@ def test_random_legal_games_keep_every_invariant(seed: int) -> None:
 @given(seed=seeds, steps=st.integers(0, 90), pick=st.integers(0, 10**6))
 def test_an_illegal_action_is_refused_and_changes_nothing(seed: int, steps: int, pick: int) -> None:
     state = R.new_game(2, seed, check=True)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     illegal = sorted(set(range(R.space.size)) - set(state.legal_actions()))
     action = illegal[pick % len(illegal)]
     before = state.copy()
@@ -70,12 +61,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing(seed: int, steps: int,
 @given(seed=seeds, steps=st.integers(0, 60))
 def test_copy_is_independent(seed: int, steps: int) -> None:
     state = R.new_game(2, seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randrange(len(legal))])
+    random_walk(state, random.Random(seed), steps)
     clone = state.copy()
     snapshot = (state.history[:], state.occ[:], [h[:] for h in state.hands], state.gold[:], state.burning,
                 state.market[:], state.phase)

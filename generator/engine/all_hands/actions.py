@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from generator.engine.all_hands.combos import Option
 from generator.engine.all_hands.config import AhodConfig
-from generator.engine.base import IllegalAction
+from generator.engine.base import NamedActions
 
 
-class ActionSpace:
+class ActionSpace(NamedActions):
     """Offsets of each action family and the two-way name table."""
 
     def __init__(self, config: AhodConfig, options: tuple[Option, ...], max_players: int) -> None:
@@ -39,20 +39,5 @@ class ActionSpace:
         names += [f"snatch from seat {p}" for p in range(max_players)]
         names += [f"curse seat {p}" for p in range(max_players)]
         names.append("skip")
-        assert len(names) == self.size
-        self.names = tuple(names)
-        self.ids = {name: i for i, name in enumerate(names)}
-
-    def to_string(self, action: int) -> str:
-        if not 0 <= action < self.size:
-            raise IllegalAction(f"action {action} is outside the action space 0..{self.size - 1}")
-        return self.names[action]
-
-    def parse(self, text: str) -> int:
-        key = " ".join(text.strip().lower().split())
-        if key not in self.ids:
-            raise IllegalAction(
-                f"unreadable action {text!r}: expected e.g. 'draw from pile 0', 'keep cook', 'lay out street "
-                "without cook', 'done', 'snatch from seat 1', 'curse seat 1' or 'skip'"
-            )
-        return self.ids[key]
+        self.set_names(names, "'draw from pile 0', 'keep cook', 'lay out street without cook', 'done', "
+                              "'snatch from seat 1', 'curse seat 1' or 'skip'")

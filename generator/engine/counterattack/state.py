@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from generator.engine.base import IllegalAction, InvariantBroken, Result, State
-from generator.engine.counterattack.lazy import LazyObservation
+from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
 from generator.engine.counterattack.tables import Tables
 
 PHASE_PLAY = 0

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from generator.engine.base import IllegalAction, InvariantBroken, Result, State
-from generator.engine.counterattack.lazy import LazyObservation
+from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
 from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.space import Space
 from generator.engine.pirate_tricks.tables import Tables

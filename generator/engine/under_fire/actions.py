@@ -10,12 +10,12 @@
 
 from __future__ import annotations
 
-from generator.engine.base import IllegalAction
+from generator.engine.base import NamedActions
 from generator.engine.under_fire.board import Geometry
 from generator.engine.under_fire.config import UnderFireConfig
 
 
-class ActionSpace:
+class ActionSpace(NamedActions):
     def __init__(self, config: UnderFireConfig, geometry: Geometry) -> None:
         spaces = geometry.spaces
         self.spaces = spaces
@@ -30,20 +30,5 @@ class ActionSpace:
         names += [f"buy {m} at {geometry.names[s]}" for m in config.merc_names for s in range(spaces)]
         names += [f"target {geometry.names[s]}" for s in range(spaces)]
         names += ["sea effect first", "ship effect first", "end turn"]
-        assert len(names) == self.size
-        self.names = tuple(names)
-        self.ids = {name.lower(): i for i, name in enumerate(names)}
-
-    def to_string(self, action: int) -> str:
-        if not 0 <= action < self.size:
-            raise IllegalAction(f"action {action} is outside the action space 0..{self.size - 1}")
-        return self.names[action]
-
-    def parse(self, text: str) -> int:
-        key = " ".join(text.strip().lower().split())
-        if key not in self.ids:
-            raise IllegalAction(
-                f"unreadable action {text!r}: expected e.g. 'place 7 at red B2', 'buy fireship at blue C4', "
-                "'target blue C3', 'sea effect first', 'ship effect first' or 'end turn'"
-            )
-        return self.ids[key]
+        self.set_names(names, "'place 7 at red B2', 'buy fireship at blue C4', 'target blue C3', "
+                              "'sea effect first', 'ship effect first' or 'end turn'")
