@@ -12,7 +12,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, TextIO
+from typing import IO, Any, Iterator
 
 from generator.errors import DataError, Location
 
@@ -65,13 +65,13 @@ class Project:
 
 
 @contextmanager
-def atomic_writer(path: Path, encoding: str = "utf-8") -> Iterator[TextIO]:
-    """A text file that appears at `path` only when the block ends without error (streamed, so it
-    may be larger than memory); a failed run leaves the old file, or none, and no temporary."""
+def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file that appears at `path` only when the block ends without error; a failed run
+    leaves the old file (or none) and no temporary. Streamed, so it may outgrow memory."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as handle:
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as handle:
             yield handle
         os.replace(tmp, path)
     except BaseException:
@@ -93,16 +93,6 @@ def write_atomic(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_writer(path, binary=True) as handle:
+        handle.write(data)
     return True
