@@ -14,8 +14,9 @@ Fast paths, in order:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Any, Callable
 
 from generator.errors import UsageError
 from generator.load import load_game
@@ -61,9 +62,12 @@ def build(project: Project, game_ids: list[str], options: BuildOptions, *, force
           clean: bool = False, gallery: bool = True, workers: object = None,
           progress: Callable[[list[Job]], Callable[[Job], None]] | None = None,
           cache: BuildCache | None = None) -> BuildResult:
-    """Build the named games (all when empty); returns what was written and what was reused."""
-    from generator.render.raster import Workers
+    """Build the named games (all when empty); returns what was written and what was reused.
 
+    With `options.jobs` > 1 and several games to redo, each game is built in its
+    own process (its files do not depend on the others, so output is the same
+    bytes either way); a single game, as in `pnp watch`, stays in this process.
+    """
     options.check()
     known = project.game_ids()
     for game_id in game_ids:
@@ -72,57 +76,135 @@ def build(project: Project, game_ids: list[str], options: BuildOptions, *, force
     ids = list(game_ids) or known
     if not ids:
         raise UsageError(f"no games under {project.display(project.data_dir)}/ (is --root right?)")
-    cache = cache or BuildCache.open(project, enabled=not clean)
+    cache = cache or BuildCache.open(project, clean=clean)
     result = BuildResult(Summary())
     if cache.dropped:
         result.warnings.append(cache.dropped)
-    options_key = _options_key(options)
-    partial = bool(options.only)
 
-    games: dict[str, Game] = {}
     statuses: dict[str, tuple[bool | None, list[str]]] = {}
-    keys: dict[str, str] = {}
-    todo: list[Game] = []
+    todo: list[str] = []
     for game_id in ids:
-        inputs = game_files_digest(project, game_id)
-        keys[game_id] = digest(inputs, options_key)
         entry = cache.games.get(game_id, {})
-        if (not partial and entry.get("key") == keys[game_id] and
-                all(cache.fresh(label, cache.jobs.get(label, {}).get("key", ""), project.output_dir / folder)
-                    for label, folder in entry.get("jobs", {}).items())):
+        if not options.only and entry.get("key") == _game_key(project, game_id, options) and _intact(project, cache, entry):
             result.summary.skipped.extend(entry["jobs"])
             for label, folder in entry["jobs"].items():
                 result.summary.unchanged.extend(project.output_dir / folder / name for name in cache.files_of(label))
             statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
-            continue
-        game = games[game_id] = load_game(project, game_id)
-        result.loaded.append(game_id)
-        if entry.get("validated") == inputs and (entry.get("valid") or force):
-            statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
         else:
-            statuses[game_id] = _validate(game, project, force, result)
-        todo.append(game)
+            todo.append(game_id)
 
-    owned_workers = workers is None
-    workers = workers or Workers(options.jobs)
-    try:
-        jobs = plan(todo, project, options, workers, result.summary, cache=cache)
-        run(jobs, project, result.summary, progress(jobs) if progress else None, cache)
-    finally:
-        if owned_workers:
-            workers.close()  # type: ignore[attr-defined]
-
-    for game in todo:
-        game_jobs = {j.label: j.folder.relative_to(project.output_dir).as_posix() for j in jobs if j.game == game.id}
-        if not partial:
-            ok, failures = statuses[game.id]
-            cache.games[game.id] = {"key": keys[game.id], "jobs": game_jobs, "validated": game_files_digest(project, game.id),
-                                    "valid": ok, "failures": failures}
+    games: dict[str, Game] = {}
+    if options.jobs > 1 and len(todo) > 1:
+        _build_in_processes(project, todo, options, force, cache, result, progress)
+    else:
+        games = _build_here(project, todo, options, force, cache, result, workers, progress)
+    statuses.update({g: (cache.games[g].get("valid"), cache.games[g].get("failures", []))
+                     for g in todo if g in cache.games})
     result.faces_drawn = cache.stats["faces_drawn"]
     if gallery and options.previews:
         result.gallery_written = _gallery(project, ids, games, statuses, cache)
     cache.save()
     return result
+
+
+def _game_key(project: Project, game_id: str, options: BuildOptions) -> str:
+    return digest(game_files_digest(project, game_id), _options_key(options))
+
+
+def _intact(project: Project, cache: BuildCache, entry: dict[str, Any]) -> bool:
+    """Every file of every job of a game is still as the last build left it."""
+    return all(cache.fresh(label, cache.jobs.get(label, {}).get("key", ""), project.output_dir / folder)
+               for label, folder in entry.get("jobs", {}).items())
+
+
+def _build_here(project: Project, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
+                result: BuildResult, workers: object = None,
+                progress: Callable[[list[Job]], Callable[[Job], None]] | None = None) -> dict[str, Game]:
+    """Load, validate (unless the same inputs passed before), plan and run the games, in this process."""
+    from generator.render.raster import Workers
+
+    games: dict[str, Game] = {}
+    statuses: dict[str, tuple[bool | None, list[str]]] = {}
+    for game_id in todo:
+        game = games[game_id] = load_game(project, game_id)
+        result.loaded.append(game_id)
+        entry = cache.games.get(game_id, {})
+        if entry.get("validated") == game_files_digest(project, game_id) and (entry.get("valid") or force):
+            statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
+        else:
+            statuses[game_id] = _validate(game, project, force, result)
+    owned_workers = workers is None
+    workers = workers or Workers(options.jobs)
+    try:
+        jobs = plan(list(games.values()), project, options, workers, result.summary, cache=cache)
+        run(jobs, project, result.summary, progress(jobs) if progress else None, cache)
+    finally:
+        if owned_workers:
+            workers.close()  # type: ignore[attr-defined]
+    for game_id in todo:
+        if options.only:
+            continue  # a partial build says nothing about the whole game
+        ok, failures = statuses[game_id]
+        cache.games[game_id] = {
+            "key": _game_key(project, game_id, options),
+            "jobs": {j.label: j.folder.relative_to(project.output_dir).as_posix() for j in jobs if j.game == game_id},
+            "validated": game_files_digest(project, game_id), "valid": ok, "failures": failures,
+        }
+    return games
+
+
+@dataclass
+class _GameLabel:
+    """Stands in for a job in the progress bar when whole games run in worker processes."""
+
+    label: str
+
+
+def _build_in_processes(project: Project, todo: list[str], options: BuildOptions, force: bool,
+                        cache: BuildCache, result: BuildResult,
+                        progress: Callable[[list[Job]], Callable[[Job], None]] | None) -> None:
+    """One process per game (at most `options.jobs` at once); their cache records merge back here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
+    advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo)), mp_context=context) as pool:
+        futures = [pool.submit(_build_one, str(project.root), game_id, single, force) for game_id in todo]
+        for game_id, future in zip(todo, futures):
+            part, jobs, faces, entry, stats = future.result()
+            result.summary.written += part.summary.written
+            result.summary.unchanged += part.summary.unchanged
+            result.summary.removed += part.summary.removed
+            result.summary.ran += part.summary.ran
+            result.summary.skipped += part.summary.skipped
+            for paper, count in part.summary.sheets.items():
+                result.summary.sheets[paper] = result.summary.sheets.get(paper, 0) + count
+            result.loaded += part.loaded
+            result.validated += part.validated
+            result.warnings += part.warnings
+            cache.jobs.update(jobs)
+            cache.faces.update(faces)
+            if entry is not None:
+                cache.games[game_id] = entry
+            for key, value in stats.items():
+                cache.stats[key] += value
+            if advance:
+                advance(_GameLabel(game_id))  # type: ignore[arg-type]
+
+
+def _build_one(root: str, game_id: str, options: BuildOptions, force: bool) -> tuple[BuildResult, dict[str, Any], dict[str, str], dict[str, Any] | None, dict[str, int]]:
+    """Worker: build one game against the cache as it was on disk; send back what it recorded."""
+    project = Project.at(root)
+    cache = BuildCache.open(project)  # never wipes: with --clean the parent already did, before any worker ran
+    faces_before = set(cache.faces)
+    result = BuildResult(Summary())
+    _build_here(project, [game_id], options, force, cache, result)
+    labels = set(result.summary.ran) | set(result.summary.skipped)
+    jobs = {label: record for label, record in cache.jobs.items() if label in labels}
+    faces = {key: value for key, value in cache.faces.items() if key not in faces_before}
+    return result, jobs, faces, cache.games.get(game_id), cache.stats
 
 
 def _gallery(project: Project, ids: list[str], games: dict[str, Game],

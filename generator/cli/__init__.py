@@ -79,6 +79,10 @@ def main(argv: list[str] | None = None) -> Any:
     except click.exceptions.Abort:
         click.echo("pnp: aborted", err=True)
         sys.exit(130)
+    except click.UsageError as exc:  # one line, like every other error
+        command = exc.ctx.command_path if exc.ctx else "pnp"
+        click.echo(f"{command}: {exc.format_message()} (see '{command} --help')", err=True)
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

@@ -6,6 +6,7 @@ Thin: parses options, validates each game (refusing an invalid deck unless
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any, Callable
 
@@ -38,7 +39,8 @@ def _offset(value: str) -> tuple[float, float]:
               help="Shift backs by X,Y mm to match a printer's front/back drift.")
 @click.option("--png", is_flag=True, help="Also export every face as a 300 dpi PNG (with bleed).")
 @click.option("--tts", is_flag=True, help="Also export Tabletop Simulator deck sheets.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True, help="Processes for PNG export.")
+@click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
+              help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
 @click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
@@ -70,7 +72,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     options = BuildOptions(
         papers=("a4", "letter") if paper == "both" else (paper,),
         bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
-        back_offset=_offset(back_offset), png=png, tts=tts, jobs=jobs, only=only,
+        back_offset=_offset(back_offset), png=png, tts=tts, jobs=jobs or os.cpu_count() or 1, only=only,
         previews=not no_gallery, booklet=booklet,
     )
     options.check()

@@ -123,15 +123,14 @@ class BuildCache:
     faces: dict[str, str] = field(default_factory=dict)  # face key -> sha256 of the entry's bytes
     games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> {key, jobs, validation}
     extra: dict[str, Any] = field(default_factory=dict)  # other keyed outputs (the gallery)
-    enabled: bool = True
     stats: dict[str, int] = field(default_factory=lambda: {"faces_drawn": 0, "faces_cached": 0})
     dropped: str = ""
 
     @classmethod
-    def open(cls, project: Project, enabled: bool = True) -> "BuildCache":
+    def open(cls, project: Project, clean: bool = False) -> "BuildCache":
         root = project.output_dir / CACHE_DIR
-        cache = cls(root, enabled=enabled)
-        if not enabled:
+        cache = cls(root)
+        if clean:  # --clean: forget everything, but record this build for the next one
             shutil.rmtree(root, ignore_errors=True)
             return cache
         path = root / MANIFEST
@@ -159,7 +158,7 @@ class BuildCache:
     def fresh(self, label: str, key: str, folder: Path) -> bool:
         """True when job `label` ran with `key` before and all its files are intact."""
         entry = self.jobs.get(label)
-        if not self.enabled or not key or entry is None or entry.get("key") != key:
+        if not key or entry is None or entry.get("key") != key:
             return False
         for name, record in entry["files"].items():
             if not _intact(folder / name, record):
@@ -183,7 +182,7 @@ class BuildCache:
 
     def face(self, key: str) -> bytes | None:
         expected = self.faces.get(key)
-        if not self.enabled or expected is None:
+        if expected is None:
             return None
         try:
             data = (self.root / "faces" / f"{key}.png").read_bytes()
@@ -195,8 +194,6 @@ class BuildCache:
         return data
 
     def store_face(self, key: str, data: bytes) -> None:
-        if not self.enabled:
-            return
         write_atomic(self.root / "faces" / f"{key}.png", data)
         self.faces[key] = _sha(data)
 

@@ -56,7 +56,7 @@ def test_png_and_tts_exports(fresh_project) -> None:
     (["--only", "nope"], "no such component"),
     (["--back-offset", "1"], "two numbers"),
     (["--bleed", "-1"], "--bleed"),
-    (["--jobs", "0"], "--jobs"),
+    (["--jobs", "-1"], "--jobs"),
     (["nosuchgame"], "unknown game"),
 ])
 def test_bad_options_are_one_line_errors(fresh_project, args, words, capsys) -> None:

@@ -139,3 +139,18 @@ def test_outputs_are_byte_identical_across_clean_builds(project_copy: Project, t
     build(project_copy, ["counterattack"], BuildOptions(**OPTIONS), clean=True)
     assert {k: v[0] for k, v in snapshot(project_copy).items()} == one
     assert first.summary.ran
+
+
+def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Project, tmp_path: Path) -> None:
+    import shutil
+
+    serial = Project.at(tmp_path / "serial")
+    for folder in ("data", "templates"):
+        shutil.copytree(project_copy.root / folder, serial.root / folder)
+    options = dict(papers=("a4",), previews=False)
+    parallel_result = build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=2, **options))
+    build(serial, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=1, **options))
+    assert {k: v[0] for k, v in snapshot(project_copy).items()} == {k: v[0] for k, v in snapshot(serial).items()}
+    assert sorted(parallel_result.loaded) == ["counterattack", "pirates-under-fire"]
+    again = build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=2, **options))
+    assert again.summary.ran == [] and again.loaded == []  # the workers' cache records were merged

@@ -79,6 +79,27 @@ class BookletCanvas(Canvas):
         Canvas.save(self)
 
 
+class RepeatCanvas(BookletCanvas):
+    """Captures the pages once and emits the whole run `copies` times, each page a shared form:
+    six identical score sheets cost one layout pass and one page of drawing, not six."""
+
+    copies: int = 1
+
+    def save(self) -> None:
+        self.endForm()
+        self._forms.pop()
+        for _ in range(self.copies):
+            for form in self._forms:
+                self.doForm(form)
+                Canvas.showPage(self)
+        Canvas.save(self)
+
+
+def repeat_canvas(copies: int) -> Callable[..., RepeatCanvas]:
+    """A canvas class that prints every page `copies` times, for Platypus's `canvasmaker`."""
+    return type("RepeatCanvasFor", (RepeatCanvas,), {"copies": copies})
+
+
 def booklet_canvas(sheet: tuple[float, float]) -> Callable[..., BookletCanvas]:
     """A canvas class bound to one sheet size, for Platypus's `canvasmaker`."""
     return type("BookletCanvasFor", (BookletCanvas,), {"sheet": sheet})

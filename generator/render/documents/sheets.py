@@ -26,6 +26,7 @@ from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
+from generator.render.documents.booklet import repeat_canvas
 from generator.render.documents.flowables import Builder
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
@@ -138,14 +139,16 @@ def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable
                         cut_marks=settings.frame is not None)
     flowables: list[Flowable] = []
     seen: set[str] = set()
-    for copy in range(settings.copies):
+    # Printed copies are identical: lay out one and repeat its pages. Fillable copies differ (field names).
+    repeat = 1 if fillable else settings.copies
+    for copy in range(settings.copies // repeat):
         builder = Builder(game, project, styles, display, fillable=fillable, outline=False,
                           field_prefix=f"sheet{copy + 1}-" if settings.copies > 1 else "", seen_fields=seen)
         builder.width = doc.frame_width
         if copy:
             flowables.append(PageBreak())
         flowables.extend(builder.flowables(body))
-    doc.build(flowables)
+    doc.build(flowables, canvasmaker=repeat_canvas(repeat) if repeat > 1 else Canvas)
     return buffer.getvalue()
 
 
