@@ -11,6 +11,9 @@ Templates run in Jinja's immutable sandbox with StrictUndefined, so a layout
 (untrusted data) cannot reach Python internals and a misspelt field is an
 error at the layout's file:line rather than an empty string on 54 cards.
 
+`rows:` and `cols:` repeat an element over a grid (a board's sea spaces):
+every copy sees `row` and `col` (from 0) in its templates.
+
 `extends: game/base` inherits a parent's vars and elements; a child element
 with the same `name` overrides the parent's keys (or drops it with
 `remove: true`), new names are appended on top.
@@ -41,7 +44,9 @@ TOP_KEYS = ("extends", "description", "vars", "elements")
 MAX_EXTENDS = 8
 
 # Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, text (free string), path.
-COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num"}
+COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num",
+                               "rows": "num", "cols": "num"}
+MAX_REPEAT = 400  # copies one element may make with rows x cols
 TYPE_KEYS: dict[str, dict[str, str]] = {
     "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
              "stroke_width": "num", "bleed": "bool", "mirror": "bool"},
@@ -314,25 +319,51 @@ class LayoutLibrary:
             context[var_name] = _run(value, context, f"var '{var_name}'", item)
         elements = []
         for element in layout.elements:
-            when = element.values.get("when")
-            if when is not None and not _run(when, context, f"element '{element.name}' when", item):
-                continue
-            kind = element.values["type"].raw
-            allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
-            props = []
-            for key, value in element.values.items():
-                if key in ("name", "type", "when"):
-                    continue
-                resolved = value.raw
-                if value.template is not None:
-                    text = _run(value, context, f"element '{element.name}' {key}", item)
-                    resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
-                    if allowed[key] == "path":
-                        resolved = str(self.image(resolved, value.where))
-                props.append((key, resolved))
-            elements.append(Element(kind, element.name, tuple(sorted(props))))
+            rows, cols = (self._repeats(element, key, context, item) for key in ("rows", "cols"))
+            for row in range(rows):
+                for col in range(cols):
+                    scope = context if rows == cols == 1 else {**context, "row": row, "col": col}
+                    resolved = self._resolve(element, scope, item)
+                    if resolved is not None:
+                        name = element.name if rows == cols == 1 else f"{element.name}[{row},{col}]"
+                        elements.append(Element(resolved[0], name, resolved[1]))
         size = component.size
         return Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+
+
+    def _repeats(self, element: _RawElement, key: str, context: dict[str, Any], item: Item) -> int:
+        value = element.values.get(key)
+        if value is None:
+            return 1
+        raw = value.raw
+        if value.template is not None:
+            raw = _coerce(_run(value, context, f"element '{element.name}' {key}", item), "num", key, element.name,
+                          value.where, item)
+        count = int(raw)
+        if count != raw or not 0 <= count <= MAX_REPEAT:
+            raise DataError(f"element '{element.name}' {key} must be a whole number 0..{MAX_REPEAT}, got {raw}",
+                            value.where)
+        return count
+
+    def _resolve(self, element: _RawElement, context: dict[str, Any], item: Item) -> tuple[str, tuple] | None:
+        """One element's plain values in `context`, or None when its `when` is false."""
+        when = element.values.get("when")
+        if when is not None and not _run(when, context, f"element '{element.name}' when", item):
+            return None
+        kind = element.values["type"].raw
+        allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
+        props = []
+        for key, value in element.values.items():
+            if key in ("name", "type", "when", "rows", "cols"):
+                continue
+            resolved = value.raw
+            if value.template is not None:
+                text = _run(value, context, f"element '{element.name}' {key}", item)
+                resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
+                if allowed[key] == "path":
+                    resolved = str(self.image(resolved, value.where))
+            props.append((key, resolved))
+        return kind, tuple(sorted(props))
 
 
 def back_layout(component: Component) -> str | None:
@@ -357,6 +388,7 @@ def face_context(game: Game, component: Component, item: Item, fields: Mapping[s
                       "count": component.count},
         "game": {"id": game.id, "title": game.title, "subtitle": game.subtitle, "tagline": game.tagline},
         "theme": game.theme,
+        "rules": game.rules,
         "size": {"w": component.size.width, "h": component.size.height},
     }
 

@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.model import Component, Game, Item
 from generator.project import Project
-from generator.render.documents.pictures import _draw_face
+from generator.render.documents.pictures import draw_face
 from generator.render.documents.styles import make_styles, paper_size
 from generator.render.fonts import register_fonts
 
@@ -80,7 +80,7 @@ def board_pdf(game: Game, project: Project, component: Component, paper: str) ->
     for item in component.items:
         form = f"board-{item.id}"
         canvas.beginForm(form, 0, 0, width, height)
-        _draw_face(canvas, game, component, item, "front", project)
+        draw_face(canvas, game, component, item, "front", project)
         canvas.endForm()
         for copy in range(item.count):
             _tiles(canvas, game, component, item, copy, form, tiling, width, height, styles.palette.primary)

@@ -1,21 +1,21 @@
-"""Card and tile pictures inside documents, drawn by the renderer's face function.
+"""Card and tile pictures inside documents, drawn by the same face renderer as the print sheets.
 
-INTEGRATION POINT: `generator.render.faces.draw_face` is owned by the face
-renderer. Until it exists (or if its signature differs), `_draw_face` falls
-back to a labelled outline at the true aspect ratio, so documents still build.
+A missing or broken layout is a DataError at its file:line, as everywhere else:
+a document never shows a stand-in for a face.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.faces import draw_resolved, renderer
+from generator.render.layout import Face
 
 
 def resolve(game: Game, ref: str, where: Location) -> tuple[Component, Item]:
@@ -54,55 +54,15 @@ class FacePicture(Flowable):
         canvas = self.canv
         canvas.saveState()
         canvas.scale(self.scale, self.scale)
-        draw_resolved_face(canvas, self.face, self.component, self.item)
+        draw_resolved(canvas, self.face, 0, 0)
         canvas.restoreState()
 
 
-def resolve_face(game: Game, project: Project, component: Component, item: Item, side: str) -> Any:
-    """The face renderer's resolved face, or None while the component has no layout yet.
-
-    INTEGRATION POINT with `generator.render.faces` (owned by the face renderer).
-    A missing layout file gives a labelled outline instead, so documents build
-    while layouts are being written; `pnp build` reports the missing layout itself.
-    """
-    layout = component.back if side == "back" and component.back else component.front
-    if not (project.templates_dir / "layouts" / f"{layout}.yaml").is_file():
-        return None
-    try:
-        from generator.render.faces import renderer
-    except ImportError:
-        return None
+def resolve_face(game: Game, project: Project, component: Component, item: Item, side: str) -> Face:
+    """The face as the print sheets draw it (resolved once, so errors surface before drawing)."""
     return renderer(project).face(game, component, item, side)
 
 
-def draw_resolved_face(canvas: Any, face: Any, component: Component, item: Item) -> None:
-    """Draw a face from `resolve_face` (or its placeholder) with its lower-left corner at the origin."""
-    if face is None:
-        _placeholder(canvas, component, item)
-        return
-    from generator.render.faces import draw_resolved
-
-    draw_resolved(canvas, face, 0, 0)
-
-
-def _draw_face(canvas: Any, game: Game, component: Component, item: Item, side: str, project: Project) -> None:
+def draw_face(canvas: Any, game: Game, component: Component, item: Item, side: str, project: Project) -> None:
     """Draw one face at true size with its lower-left corner at the origin."""
-    draw_resolved_face(canvas, resolve_face(game, project, component, item, side), component, item)
-
-
-def _placeholder(canvas: Any, component: Component, item: Item) -> None:
-    w, h = component.size.width * mm, component.size.height * mm
-    canvas.setStrokeColor(colors.HexColor("#555555"))
-    canvas.setFillColor(colors.HexColor("#fbf7ee"))
-    canvas.setLineWidth(1.2)
-    if component.size.shape == "circle":
-        canvas.circle(w / 2, h / 2, w / 2, stroke=1, fill=1)
-    else:
-        canvas.roundRect(0, 0, w, h, max(component.size.corner * mm, 0.1), stroke=1, fill=1)
-    canvas.setFillColor(colors.HexColor("#1b1b1b"))
-    label = str(item.get("name", item.id))
-    size = min(14.0, w / max(len(label), 6) * 1.6)
-    canvas.setFont("Sans-Bold", size)
-    canvas.drawCentredString(w / 2, h / 2 + size * 0.4, label)
-    canvas.setFont("Sans", size * 0.6)
-    canvas.drawCentredString(w / 2, h / 2 - size * 0.8, "(layout to come)")
+    draw_resolved(canvas, resolve_face(game, project, component, item, side), 0, 0)
