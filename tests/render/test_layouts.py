@@ -195,3 +195,23 @@ def test_face_flowable_draws_a_card_in_a_story(ca_project, ca_game) -> None:
     assert flowable.wrap(500, 500) == pytest.approx((90, 90 * 88 / 63))
     doc.build([flowable])
     assert "Tortuga" in PdfReader(io.BytesIO(buffer.getvalue())).pages[0].extract_text()
+
+
+def test_rows_and_cols_repeat_an_element_with_row_and_col_in_scope(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port", BASE + """\
+  - {name: cell, type: rect, rows: 2, cols: "{{ card.tricks }}", x: "{{ col * 5 }}", y: "{{ row * 7 }}", w: 4, h: 6}
+""")
+    face = resolve_port(fresh_project)  # port-royal: tricks 2
+    cells = [e for e in face.elements if e.name.startswith("cell")]
+    assert [e.name for e in cells] == ["cell[0,0]", "cell[0,1]", "cell[1,0]", "cell[1,1]"]
+    assert [(e.get("x"), e.get("y")) for e in cells] == [(0.0, 0.0), (5.0, 0.0), (0.0, 7.0), (5.0, 7.0)]
+
+
+def test_a_repeat_count_must_be_a_small_whole_number(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port", BASE + """\
+  - {name: cell, type: rect, rows: 2.5, w: 4, h: 6}
+""")
+    with pytest.raises(DataError) as caught:
+        resolve_port(fresh_project)
+    assert caught.value.location.line == 5
+    assert "rows must be a whole number 0..400, got 2.5" in caught.value.message
