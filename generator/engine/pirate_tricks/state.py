@@ -389,7 +389,8 @@ class PirateTricksState(State):
                     for c in hand:
                         if colour[c] == led:
                             raise IllegalAction(
-                                f"must follow {self.t.colours[led]}: seat {seat} holds {self.t.card_names[c]}")
+                                f"seat {seat} played {self.t.card_names[action]} but holds {self.t.card_names[c]}"
+                                f" and must follow {self.t.colours[led]}")
             hand.remove(action)
             self.owner[action] = TABLE
             trick.append(action)
@@ -471,14 +472,14 @@ class PirateTricksState(State):
         except IllegalAction:
             text = f"action {action}"
         expected = {
-            "play": "play a card from your hand",
-            "bid": f"bid 0..{self.loon[seat]} (your loon)",
-            "tie": "put down a tie card from your hand",
+            "play": "play a card from their hand",
+            "bid": f"bid 0..{self.loon[seat]} (their loon)",
+            "tie": "put down a tie card from their hand",
             "choose": f"give the row to one of seats {self.tied}",
-            "ditch": "ditch a card from your hand",
+            "ditch": "ditch a card from their hand",
             "predict": f"predict {self.t.prediction_min}..{self.t.prediction_max} tricks",
         }.get(phase, "nothing")
-        raise IllegalAction(f"cannot '{text}' now: in the {phase} phase seat {seat} must {expected}")
+        raise IllegalAction(f"seat {seat} cannot '{text}' now: in the {phase} phase they must {expected}")
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
