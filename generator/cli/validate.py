@@ -32,10 +32,10 @@ def format_report(report: GameReport, verbose: bool) -> str:
 @click.command("validate")
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable report.")
-@click.option("-v", "--verbose", is_flag=True, help="List every check, not only the failures.")
+@click.option("--failures-only", is_flag=True, help="List only the checks that fail (also with --quiet).")
 @quiet_option
 @pass_context
-def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, verbose: bool) -> None:
+def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, failures_only: bool) -> None:
     """Check every deck against its game's rules: counts, deals, effects, layouts, text fit.
 
     Exits 0 when every check passes and 1 when any fails; each failure names
@@ -45,6 +45,6 @@ def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, ver
     if as_json:
         ctx.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:
-        ctx.echo("\n\n".join(format_report(r, verbose or not ctx.quiet and len(reports) == 1) for r in reports))
+        ctx.echo("\n\n".join(format_report(r, not (failures_only or ctx.quiet)) for r in reports))
     if not all(r.ok for r in reports):
         sys.exit(1)
