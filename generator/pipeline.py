@@ -171,8 +171,11 @@ def _build_in_processes(project: Project, todo: list[str], options: BuildOptions
     advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo)), mp_context=context) as pool:
-        futures = [pool.submit(_build_one, str(project.root), game_id, single, force) for game_id in todo]
-        for game_id, future in zip(todo, futures):
+        # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
+        order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (project.data_dir / g).glob("*.yaml")))
+        futures = {g: pool.submit(_build_one, str(project.root), g, single, force) for g in order}
+        for game_id in todo:
+            future = futures[game_id]
             part, jobs, faces, entry, stats = future.result()
             result.summary.written += part.summary.written
             result.summary.unchanged += part.summary.unchanged

@@ -54,8 +54,9 @@ def test_game_seeds_depend_on_root_and_index_only() -> None:
 
 
 def test_chunk_layout_is_fixed_and_covers_every_game() -> None:
-    assert chunks(2500) == [(0, 1000), (1000, 2000), (2000, 2500)]
-    assert chunks(1) == [(0, 1)]
+    assert chunks(20000)[:2] == [(0, 1000), (1000, 2000)] and len(chunks(20000)) == 20
+    assert chunks(2500) == [(i, min(i + 157, 2500)) for i in range(0, 2500, 157)]  # 16 chunks: both cores busy
+    assert chunks(600)[1] == (38, 76) and chunks(1) == [(0, 1)]
 
 
 def test_a_game_is_the_same_whatever_chunk_plays_it(source: EngineSource) -> None:

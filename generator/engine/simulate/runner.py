@@ -25,7 +25,8 @@ from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
 
-CHUNK = 1000  # games per task: large enough that process overhead vanishes
+CHUNK = 1000  # games per task at most: large enough that process overhead vanishes
+MIN_CHUNKS = 16  # small runs (slow bots) still split into enough tasks to keep every core busy
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,12 @@ def _run_chunk_task(args: tuple[SimSpec, int, int]) -> ChunkResult:
 
 
 def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed chunk layout of a run: it never depends on the number of workers."""
+    """The fixed chunk layout of a run: it depends on the number of games, never on the workers.
+
+    Chunks hold `size` games, or fewer when the run is small, so that a run of
+    a few hundred games with a slow bot (the planner) still spreads over every core.
+    """
+    size = max(1, min(size, -(-games // MIN_CHUNKS)))
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
