@@ -4,9 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from generator.cli import main
+
 
 def edit(path: Path, old: str, new: str) -> None:
     """Replace exactly one occurrence of `old` in a file (fails loudly if it is not there once)."""
     text = path.read_text(encoding="utf-8")
     assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times in {path}"
     path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def run_pnp(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """`pnp ARGV` in this process: (exit code, stdout, stderr)."""
+    try:
+        code = main(list(argv)) or 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -7,7 +7,6 @@ and hold the `game:` section.
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 

@@ -8,9 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-import pytest
 
 from generator.cli.watch import watch_loop
 from generator.pipeline import build

@@ -6,26 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.engine import registry
-from generator.engine.simulate import toy
+from tests.helpers import run_pnp as run
 
 
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "data" / "nim").mkdir(parents=True)
-    (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    monkeypatch.setitem(registry.ENGINES, "nim", "generator.engine.simulate.toy")
-    return tmp_path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv)) or 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_simulated_log_checks_legal_and_tampered_log_names_the_line(

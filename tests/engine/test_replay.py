@@ -9,7 +9,7 @@ import pytest
 
 from generator.engine.replay import GameRecord, read_log, replay
 from generator.engine.simulate import EngineSource, SimSpec
-from generator.engine.simulate import toy
+from tests.engine import toy_nim as toy
 from generator.engine.simulate.runner import engine_for, run_chunk
 from generator.errors import DataError
 
@@ -18,7 +18,7 @@ from generator.errors import DataError
 def rules(tmp_path: Path):  # type: ignore[no-untyped-def]
     (tmp_path / "data" / "nim").mkdir(parents=True)
     (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    return engine_for(EngineSource(str(tmp_path), "nim", "generator.engine.simulate.toy"))[0]
+    return engine_for(EngineSource(str(tmp_path), "nim", "tests.engine.toy_nim"))[0]
 
 
 def _write(tmp_path: Path, text: str, name: str = "game.log") -> Path:
@@ -36,7 +36,7 @@ def test_json_record_round_trips() -> None:
 
 
 def test_simulated_log_replays_legally(tmp_path: Path, rules) -> None:  # type: ignore[no-untyped-def]
-    spec = SimSpec(EngineSource(str(tmp_path), "nim", "generator.engine.simulate.toy"), 3,
+    spec = SimSpec(EngineSource(str(tmp_path), "nim", "tests.engine.toy_nim"), 3,
                    ("heuristic", "random", "random"), seed=5, games=40, check=True, log=True)
     path = _write(tmp_path, "\n".join(run_chunk(spec, 0, 40).log_lines) + "\n", "sim.jsonl")
     records = read_log(path)

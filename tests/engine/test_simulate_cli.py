@@ -7,26 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.engine import registry
-from generator.engine.simulate import toy
+from tests.helpers import run_pnp as run
 
 
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "data" / "nim").mkdir(parents=True)
-    (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    monkeypatch.setitem(registry.ENGINES, "nim", "generator.engine.simulate.toy")
-    return tmp_path
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv)) or 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -56,7 +39,7 @@ def test_text_output_names_seats_and_solo_rate(root: Path, capsys: pytest.Captur
 
 def test_user_bot_by_module_path(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "--root", str(root), "simulate", "nim", "--games", "100", "--players", "2",
-                          "--bots", "generator.engine.simulate.toy:HeuristicNimBot,random", "--json")
+                          "--bots", "tests.engine.toy_nim:HeuristicNimBot,random", "--json")
     assert code == 0
     summary = json.loads(out)
     assert summary["seats"][0]["rate"] > 0.9

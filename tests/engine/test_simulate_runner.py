@@ -11,12 +11,12 @@ import pytest
 
 from generator.engine.base import Bot, IllegalAction
 from generator.engine.simulate import EngineSource, SimSpec, play_game, resolve_bot, seat_bots, simulate, summarize
-from generator.engine.simulate import toy
+from tests.engine import toy_nim as toy
 from generator.engine.simulate.runner import chunks, engine_for, run_chunk
 from generator.engine.simulate.seeds import game_seed
 from generator.errors import UsageError
 
-TOY = "generator.engine.simulate.toy"
+TOY = "tests.engine.toy_nim"
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Nim, as a complete little engine: the simulator's and the log format's test bed.
+"""Nim, as a complete little engine: the test bed of the simulator, the log format and `pnp check`.
 
 It implements the whole engine interface (`RULES`, `BOTS`) in a few lines, so
 the runner, the logs and `pnp check` can be tested without depending on the
