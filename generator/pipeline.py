@@ -107,6 +107,20 @@ def build(project: Project, game_ids: list[str], options: BuildOptions, *, force
     return result
 
 
+_LOADED: dict[tuple[str, str], tuple[str, Game]] = {}
+
+
+def _load(project: Project, game_id: str) -> Game:
+    """The game as its files say now; a long-running process (`pnp watch`) reuses an unchanged one."""
+    inputs = game_files_digest(project, game_id)
+    found = _LOADED.get((str(project.root), game_id))
+    if found is not None and found[0] == inputs:
+        return found[1]
+    game = load_game(project, game_id)
+    _LOADED[(str(project.root), game_id)] = (inputs, game)
+    return game
+
+
 def _game_key(project: Project, game_id: str, options: BuildOptions) -> str:
     return digest(game_files_digest(project, game_id), _options_key(options))
 
@@ -126,7 +140,7 @@ def _build_here(project: Project, todo: list[str], options: BuildOptions, force:
     games: dict[str, Game] = {}
     statuses: dict[str, tuple[bool | None, list[str]]] = {}
     for game_id in todo:
-        game = games[game_id] = load_game(project, game_id)
+        game = games[game_id] = _load(project, game_id)
         result.loaded.append(game_id)
         entry = cache.games.get(game_id, {})
         if entry.get("validated") == game_files_digest(project, game_id) and (entry.get("valid") or force):
@@ -223,7 +237,7 @@ def _gallery(project: Project, ids: list[str], games: dict[str, Game],
         return False
     entries = []
     for game_id in ids:
-        game = games.get(game_id) or load_game(project, game_id)
+        game = games.get(game_id) or _load(project, game_id)
         folder = project.output_dir / game_id / PREVIEW_DIR
         previews: dict[str, list[tuple[str, object]]] = {}
         for component in game.components:
