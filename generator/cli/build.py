@@ -50,10 +50,13 @@ def _offset(value: str) -> tuple[float, float]:
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, png: bool, tts: bool,
                   booklet: bool, no_gallery: bool, jobs: int, force: bool, clean: bool) -> None:
-    """Write print-ready PDFs of every card, tile and token to output/<game>/.
+    """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
-    One PDF per component and paper: <game>-<component>-<paper>.pdf (plus the
-    rulebooks and sheets the documents module contributes). As many faces per
+    One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
+    <game>-rules-<paper>.pdf, the score sheets and play aids (also as
+    -fillable- forms) and the boards. The deck is validated first. Only what
+    changed is redrawn (cache in output/.cache), and output/index.html shows
+    every component with previews and links. As many faces per
     page as fit, centred; faces and their bleed stay 5 mm from the paper edge,
     crop marks sit in that margin just outside the bleed. Where full bleed around every face does not fit (3 x 3 poker
     cards), faces are butted: shared cut lines, bleed on the outer edges only
