@@ -182,6 +182,7 @@ def _build_in_processes(project: Project, todo: list[str], options: BuildOptions
     from concurrent.futures import ProcessPoolExecutor
 
     single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
+    _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
     advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo)), mp_context=context) as pool:
@@ -209,6 +210,18 @@ def _build_in_processes(project: Project, todo: list[str], options: BuildOptions
                 cache.stats[key] += value
             if advance:
                 advance(_GameLabel(game_id))  # type: ignore[arg-type]
+
+
+def _warm_up() -> None:
+    import importlib
+
+    for module in ("generator.validate", "generator.render.faces", "generator.render.raster",
+                   "generator.render.documents", "generator.render.documents.rulebook",
+                   "generator.render.documents.sheets", "reportlab.platypus"):
+        importlib.import_module(module)
+    from generator.render.fonts import register_fonts
+
+    register_fonts()
 
 
 def _build_one(root: str, game_id: str, options: BuildOptions, force: bool) -> tuple[BuildResult, dict[str, Any], dict[str, str], dict[str, Any] | None, dict[str, int]]:
