@@ -8,7 +8,8 @@ Two forms are read:
   `{"game": ..., "index": 0, "players": 2, "bots": [...], "seed": ..., "deal": {...},
   "actions": ["play 14 red", ...], "result": {"scores": [...], "winners": [...]}}`
 * a text form for games typed in by hand: `key: value` header lines (`game`,
-  `players`, and `deal` as one line of JSON or `seed`), an optional `---`, then one
+  `players`, and `deal` as one line of JSON or `seed`; optionally `names: Bo, Ann, Cy`
+  so that messages speak of the players by name), an optional `---`, then one
   action per line. Blank lines and lines starting with `#` are ignored.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -23,7 +25,8 @@ from typing import Any, Mapping, Sequence
 from generator.engine.base import IllegalAction, Result, Rules, State
 from generator.errors import DataError, Location
 
-HEADER_KEYS = ("game", "players", "seed", "deal", "bots", "index", "result")
+HEADER_KEYS = ("game", "players", "names", "seed", "deal", "bots", "index", "result")
+SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,14 @@ class GameRecord:
     where: Location = Location("")
     action_lines: tuple[int, ...] = ()  # the file line of each action
     one_line: bool = False  # a JSON-lines record: every action is on the record's line
+    names: tuple[str, ...] = ()  # the players' names by seat, when the log gives them
+
+    def speak(self, message: str) -> str:
+        """An engine message with 'seat 2' replaced by the player's name, when the log names them."""
+        if not self.names:
+            return message
+        return SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names) else m.group(0),
+                        message)
 
     def to_json(self) -> str:
         """The record as one JSON line (keys in a fixed order, no spaces: deterministic)."""
@@ -48,6 +59,8 @@ class GameRecord:
         if self.index is not None:
             data["index"] = self.index
         data["players"] = self.players
+        if self.names:
+            data["names"] = list(self.names)
         if self.bots:
             data["bots"] = list(self.bots)
         if self.seed is not None:
@@ -145,7 +158,7 @@ def _read_text(lines: Sequence[str], name: str) -> GameRecord:
                 data[key] = int(value)
             except ValueError:
                 raise DataError(f"'{key}' must be a whole number, got {value!r}", Location(name, number)) from None
-        elif key == "bots":
+        elif key in ("bots", "names"):
             data[key] = [b.strip() for b in value.split(",") if b.strip()]
         else:
             data[key] = value
@@ -176,6 +189,9 @@ def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, .
     if deal is None and seed is None:
         raise DataError("the game record gives neither a 'deal' nor a 'seed' to deal the cards from", where)
     bots = data.get("bots") or []
+    names = data.get("names") or []
+    if names and (not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names)):
+        raise DataError(f"'names' must name each of the {players} players, in seat order", where)
     result = data.get("result")
     index = data.get("index")
     one_line = action_lines is None
@@ -192,6 +208,7 @@ def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, .
         where=where,
         action_lines=lines,
         one_line=one_line,
+        names=tuple(names),
     )
 
 
@@ -245,7 +262,7 @@ def replay(rules: Rules, record: GameRecord, check: bool = True) -> Replay:
                 raise IllegalAction(f"{text!r} is not a legal action now")
             state.apply_action(action)
         except IllegalAction as exc:
-            outcome.problem = f"{prefix}: {exc.message}"
+            outcome.problem = f"{prefix}: {record.speak(exc.message)}"
             return outcome
         outcome.actions = number
     if state.is_terminal() and record.result is not None:
