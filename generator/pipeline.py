@@ -151,7 +151,7 @@ def _build_here(project: Project, todo: list[str], options: BuildOptions, force:
     workers = workers or Workers(options.jobs)
     try:
         jobs = plan(list(games.values()), project, options, workers, result.summary, cache=cache)
-        run(jobs, project, result.summary, progress(jobs) if progress else None, cache)
+        run(jobs, project, result.summary, progress(jobs) if progress else None, cache, parallel=options.jobs)
     finally:
         if owned_workers:
             workers.close()  # type: ignore[attr-defined]

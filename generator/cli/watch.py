@@ -8,6 +8,7 @@ An error (bad YAML, a failed check) prints its one line and watching goes on.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Callable, Iterable
@@ -76,7 +77,8 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool
     from generator.render.build import BuildOptions
     from generator.render.raster import Workers
 
-    options = BuildOptions(papers=("a4", "letter") if paper == "both" else (paper,), png=png, previews=True)
+    options = BuildOptions(papers=("a4", "letter") if paper == "both" else (paper,), png=png, previews=True,
+                           jobs=os.cpu_count() or 1)
     folders = [p for p in (ctx.project.data_dir, ctx.project.templates_dir) if p.is_dir()]
     with Workers(1) as workers:
         def run_build() -> object:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from generator.errors import UsageError
 from generator.model import Component, Game
@@ -78,6 +78,7 @@ class Job:
     run: Callable[[], dict[str, bytes]]
     notes: list[str] = field(default_factory=list)
     key: str = ""
+    pure: bool = False  # returns bytes and touches nothing else: may run in a forked worker
 
 
 @dataclass
@@ -178,20 +179,24 @@ def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers
 
 
 def run(jobs: list[Job], project: Project, summary: Summary,
-        progress: Callable[[Job], None] | None = None, cache: BuildCache | None = None) -> Summary:
-    """Run the jobs in order, writing every file atomically under the project's output folder.
+        progress: Callable[[Job], None] | None = None, cache: BuildCache | None = None,
+        parallel: int = 1) -> Summary:
+    """Run the jobs, writing every file atomically under the project's output folder, in job order.
 
     With a cache, a job whose inputs and files are unchanged is skipped, and
     files an earlier run of the same job wrote but this one no longer does
-    (a renamed card's PNG) are removed.
+    (a renamed card's PNG) are removed. With `parallel` > 1, pure jobs (the
+    documents) run in forked workers while this process runs the others.
     """
     out_root = project.output_dir.resolve()
+    todo = [job for job in jobs if cache is None or not cache.fresh(job.label, job.key, job.folder)]
+    farmed = _farm_out([job for job in todo if job.pure], parallel)
     for job in jobs:
-        if cache is not None and cache.fresh(job.label, job.key, job.folder):
+        if job not in todo:
             summary.skipped.append(job.label)
-            summary.unchanged.extend(job.folder / name for name in cache.files_of(job.label))
+            summary.unchanged.extend(job.folder / name for name in cache.files_of(job.label))  # type: ignore[union-attr]
         else:
-            files = job.run()
+            files = farmed.pop(id(job)).result() if id(job) in farmed else job.run()
             summary.ran.append(job.label)
             for name, data in files.items():
                 path = job.folder / name
@@ -208,3 +213,27 @@ def run(jobs: list[Job], project: Project, summary: Summary,
         if progress:
             progress(job)
     return summary
+
+
+_FORKED_JOBS: list[Job] = []
+
+
+def _run_forked(index: int) -> dict[str, bytes]:
+    return _FORKED_JOBS[index].run()
+
+
+def _farm_out(jobs: list[Job], parallel: int) -> dict[int, Any]:
+    """Start pure jobs in forked workers (they inherit the jobs, so nothing but bytes is pickled).
+
+    Only where fork exists and it pays: two or more jobs and more than one core.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return {}
+    _FORKED_JOBS[:] = jobs
+    pool = ProcessPoolExecutor(max_workers=min(parallel, len(jobs)), mp_context=multiprocessing.get_context("fork"))
+    futures = {id(job): pool.submit(_run_forked, i) for i, job in enumerate(jobs)}
+    pool.shutdown(wait=False)  # workers finish the queued jobs; results are collected in job order
+    return futures

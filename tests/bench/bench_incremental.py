@@ -7,6 +7,7 @@ Works on a temporary copy of data/ and templates/; prints its figures.
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
@@ -53,7 +54,7 @@ def main() -> None:
         print(f"one-card edit, fresh pnp build process: median {statistics.median(edits):.3f} s (target < 1 s)")
 
         project = Project.at(root)
-        options = BuildOptions(previews=True)
+        options = BuildOptions(previews=True, jobs=os.cpu_count() or 1)  # as `pnp watch` runs it
         build(project, [], options)  # warm the process, as `pnp watch` is after its first build
         warm = []
         for old, new in zip(reversed(NAMES), list(reversed(NAMES))[1:]):

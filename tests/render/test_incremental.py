@@ -154,3 +154,15 @@ def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Pr
     assert sorted(parallel_result.loaded) == ["counterattack", "pirates-under-fire"]
     again = build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=2, **options))
     assert again.summary.ran == [] and again.loaded == []  # the workers' cache records were merged
+
+
+def test_documents_built_in_forked_workers_match_a_serial_build(project_copy: Project, tmp_path: Path) -> None:
+    import shutil
+
+    serial = Project.at(tmp_path / "serial")
+    for folder in ("data", "templates"):
+        shutil.copytree(project_copy.root / folder, serial.root / folder)
+    forked = build(project_copy, ["pirate-tricks"], BuildOptions(jobs=2, papers=("a4", "letter")))
+    build(serial, ["pirate-tricks"], BuildOptions(jobs=1, papers=("a4", "letter")))
+    assert {k: v[0] for k, v in snapshot(project_copy).items()} == {k: v[0] for k, v in snapshot(serial).items()}
+    assert any(label.endswith("rules a4") for label in forked.summary.ran)

@@ -83,7 +83,7 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     folder = project.output_dir / game.id
     booklet = bool(getattr(options, "booklet", False))
     return [
-        Job(game.id, label, folder, produce)
+        Job(game.id, label, folder, produce, pure=True)  # bytes out, nothing else touched
         for paper in options.papers
         for label, produce in document_outputs(game, project, paper, booklet)
     ]
