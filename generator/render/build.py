@@ -212,6 +212,7 @@ def run(jobs: list[Job], project: Project, summary: Summary,
                 cache.record(job.label, job.key, job.folder, files)
         if progress:
             progress(job)
+    _FORKED_JOBS.clear()  # a long `pnp watch` session must not keep old games alive
     return summary
 
 
