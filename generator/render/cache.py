@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -52,14 +53,34 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+RACY_NS = 2_000_000_000  # as git does: within this of now, a timestamp cannot vouch for the content
+_FILE_HASHES: dict[Path, tuple[int, int, bytes]] = {}  # path -> (size, mtime_ns, sha256): read once per change
+
+
+def _file_hash(path: Path) -> bytes | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    known = _FILE_HASHES.get(path)
+    settled = time.time_ns() - stat.st_mtime_ns > RACY_NS  # a file touched just now may change again
+    if known is not None and settled and known[0] == stat.st_size and known[1] == stat.st_mtime_ns:
+        return known[2]
+    value = hashlib.sha256(path.read_bytes()).digest()
+    _FILE_HASHES[path] = (stat.st_size, stat.st_mtime_ns, value)
+    return value
+
+
 def tree_digest(paths: Iterable[Path]) -> str:
-    """Contents of files (by relative name and bytes), for folders a designer edits."""
+    """Contents of files (by name and bytes), for folders a designer edits. A file's hash is
+    reused while its size and modification time stay the same, so asking again is cheap."""
     h = hashlib.sha256()
     for path in sorted(paths):
-        if path.is_file():
+        value = _file_hash(path)
+        if value is not None:
             h.update(path.as_posix().encode())
             h.update(b"\0")
-            h.update(hashlib.sha256(path.read_bytes()).digest())
+            h.update(value)
     return h.hexdigest()
 
 
