@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -223,7 +223,6 @@ class Replay:
     state: State | None = None
     actions: int = 0
     problem: str | None = None  # "line 23: ..." for an illegal action or a wrong result
-    notes: list[str] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:

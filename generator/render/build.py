@@ -76,7 +76,6 @@ class Job:
     label: str
     folder: Path
     run: Callable[[], dict[str, bytes]]
-    notes: list[str] = field(default_factory=list)
     key: str = ""
     pure: bool = False  # returns bytes and touches nothing else: may run in a forked worker
 

@@ -144,7 +144,7 @@ class BuildCache:
     faces: dict[str, str] = field(default_factory=dict)  # face key -> sha256 of the entry's bytes
     games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> {key, jobs, validation}
     extra: dict[str, Any] = field(default_factory=dict)  # other keyed outputs (the gallery)
-    stats: dict[str, int] = field(default_factory=lambda: {"faces_drawn": 0, "faces_cached": 0})
+    stats: dict[str, int] = field(default_factory=lambda: {"faces_drawn": 0})
     dropped: str = ""
 
     @classmethod

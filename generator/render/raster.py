@@ -167,7 +167,6 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
                 cache.store_face(keys[i], image)
     if cache is not None:
         cache.stats["faces_drawn"] += len(missing)
-        cache.stats["faces_cached"] += len(faces) - len(missing)
     return [image for image in images if image is not None]
 
 
