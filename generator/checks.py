@@ -20,10 +20,10 @@ class Check:
 
     @classmethod
     def equal(cls, name: str, expected: object, actual: object, location: Location | None = None,
-              players: int | None = None) -> "Check":
+              players: int | None = None) -> Check:
         return cls(name, str(expected), str(actual), expected == actual, location, players)
 
     @classmethod
     def holds(cls, name: str, condition: bool, expected: str, actual: str, location: Location | None = None,
-              players: int | None = None) -> "Check":
+              players: int | None = None) -> Check:
         return cls(name, expected, actual, bool(condition), location, players)

@@ -15,8 +15,9 @@ Fast paths, in order:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from generator.errors import UsageError
 from generator.load import load_game

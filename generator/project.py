@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from generator.errors import DataError, Location
 
@@ -24,7 +25,7 @@ class Project:
     root: Path
 
     @classmethod
-    def at(cls, root: str | os.PathLike[str] | None = None) -> "Project":
+    def at(cls, root: str | os.PathLike[str] | None = None) -> Project:
         return cls(Path(root or ".").resolve())
 
     @property

@@ -11,8 +11,9 @@ This module sits beside the CLI: it may import both engine and render.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from generator.checks import Check
 from generator.engine.composition import generic_checks

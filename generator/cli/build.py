@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import click
 
@@ -93,7 +94,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         elapsed = time.perf_counter() - started
         where = ctx.project.display(ctx.project.output_dir)
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
-        if result.gallery_written or (ctx.project.output_dir / "index.html").is_file() and not no_gallery:
+        if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not no_gallery):
             click.echo(f"gallery: {where}/index.html")
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import click
 
@@ -21,7 +21,7 @@ class Context:
     _games: dict[str, Game] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, root: str, quiet: bool) -> "Context":
+    def create(cls, root: str, quiet: bool) -> Context:
         project = Project.at(root)
         if not project.root.is_dir():
             raise UsageError(f"--root {root!r} is not a folder")

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
 
 from generator.errors import PnpError
 from generator.model import Game
@@ -82,7 +83,7 @@ class State(ABC):
         """Parse the readable form back; raises IllegalAction for unreadable text."""
 
     @abstractmethod
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """A cheap independent copy (hand-written, not deepcopy) for search bots."""
 
     def check_invariants(self) -> None:
@@ -173,7 +174,7 @@ class LazyObservation(Mapping[str, Any]):
     """A read-only mapping built on first access: random bots never read what they see, and
     building it for them on every move would cost more than the move itself."""
 
-    __slots__ = ("_build", "_arg", "_data")
+    __slots__ = ("_arg", "_build", "_data")
 
     def __init__(self, build: Callable[[Any], dict[str, Any]], arg: Any = None) -> None:
         self._build = build

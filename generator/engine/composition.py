@@ -7,8 +7,8 @@ Game-specific deal arithmetic lives in each engine package's
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from generator.checks import Check
 from generator.model import Game

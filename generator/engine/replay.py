@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from generator.engine.base import IllegalAction, Result, Rules, State
 from generator.errors import DataError, Location

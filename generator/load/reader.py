@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from generator.errors import DataError, Location
 from generator.load.yamlsrc import YList, YMap
@@ -58,7 +59,7 @@ class Section:
     def take(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, required: bool | None = None) -> Any:
         """The value of `key`, checked to be of `kind`; missing keys use `default` or are errors."""
         self._taken.add(key)
-        if key not in self.data or self.data[key] is None and default is not ...:
+        if key not in self.data or (self.data[key] is None and default is not ...):
             if default is ... or required:
                 raise DataError(f"{self.what} is missing '{key}' ({type_name(kind)})", self.location)
             return default
@@ -87,7 +88,7 @@ class Section:
             )
         return value
 
-    def take_section(self, key: str, what: str | None = None, *, required: bool = True) -> "Section | None":
+    def take_section(self, key: str, what: str | None = None, *, required: bool = True) -> Section | None:
         if key not in self.data and not required:
             self._taken.add(key)
             return None

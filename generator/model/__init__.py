@@ -7,6 +7,7 @@ paths and start-up fast with no extra dependency.
 """
 
 from generator.model.game import (
+    COMPONENT_KINDS,
     Component,
     ContentsEntry,
     Credit,
@@ -16,12 +17,12 @@ from generator.model.game import (
     Game,
     Item,
     PlayerCount,
-    COMPONENT_KINDS,
 )
 from generator.model.sizes import NAMED_SIZES, Size
 
 __all__ = [
     "COMPONENT_KINDS",
+    "NAMED_SIZES",
     "Component",
     "ContentsEntry",
     "Credit",
@@ -30,7 +31,6 @@ __all__ = [
     "Filter",
     "Game",
     "Item",
-    "NAMED_SIZES",
     "PlayerCount",
     "Size",
 ]

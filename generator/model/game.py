@@ -10,9 +10,10 @@ missing or mistyped value is reported at its YAML line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Literal
 
 from generator.errors import DataError, Location
 from generator.model.sizes import Size
@@ -161,7 +162,7 @@ class ContentsEntry:
     select: Filter
     location: Location
 
-    def actual(self, game: "Game") -> int:
+    def actual(self, game: Game) -> int:
         component = game.component(self.select.component)
         return sum(i.count for i in component.items if self.select.matches(i))
 

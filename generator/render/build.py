@@ -17,9 +17,10 @@ Output layout (documented for users):
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from generator.errors import UsageError
 from generator.model import Component, Game

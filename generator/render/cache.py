@@ -24,10 +24,11 @@ import hashlib
 import json
 import shutil
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from generator import __version__
 from generator.model import Component, Game
@@ -148,7 +149,7 @@ class BuildCache:
     dropped: str = ""
 
     @classmethod
-    def open(cls, project: Project, clean: bool = False) -> "BuildCache":
+    def open(cls, project: Project, clean: bool = False) -> BuildCache:
         root = project.output_dir / CACHE_DIR
         cache = cls(root)
         if clean:  # --clean: forget everything, but record this build for the next one

@@ -8,8 +8,9 @@ this code draws; there is no second renderer to drift out of step.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from generator.render.icons import draw_icon
 from generator.render.layout import Element, Face

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import io
 import math
-from functools import lru_cache
-from typing import Any, Callable
+from collections.abc import Callable
+from functools import cache
+from typing import Any
 
 EVEN_ODD = 0  # reportlab.pdfgen.canvas.FILL_EVEN_ODD
 NON_ZERO = 1
@@ -466,7 +467,7 @@ ICONS: dict[str, IconDraw] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def icon_operators(name: str) -> str:
     """The icon's PDF path operators in its unit box, generated once per process.
 

@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from generator.errors import DataError, Location
 from generator.load.yamlsrc import YMap, read_yaml

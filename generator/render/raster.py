@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from generator.model import Component, Game
 from generator.render.draw import draw_face
@@ -60,7 +61,7 @@ class Workers:
             self._pool.shutdown()
             self._pool = None
 
-    def __enter__(self) -> "Workers":
+    def __enter__(self) -> Workers:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -152,7 +153,7 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
-              cache: "BuildCache | None" = None) -> list[bytes]:
+              cache: BuildCache | None = None) -> list[bytes]:
     """PNG bytes of each face; faces found in the build cache are not drawn again."""
     from generator.render.cache import code_digest, digest
 
@@ -171,7 +172,7 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
 
 
 def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
-                workers: Workers, dpi: int = DPI, cache: "BuildCache | None" = None) -> dict[str, bytes]:
+                workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> dict[str, bytes]:
     """File name -> bytes: every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
     files = face_files(renderer, game, component)
     pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
@@ -255,7 +256,7 @@ def _png(image: Any) -> bytes:
 
 
 def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
-                    dpi: int = 96, cache: "BuildCache | None" = None) -> dict[str, bytes]:
+                    dpi: int = 96, cache: BuildCache | None = None) -> dict[str, bytes]:
     """Small screen previews (no bleed): `<component>-<item>.png` per design, plus the back(s).
 
     For galleries and web pages: one image per distinct design, not per copy.

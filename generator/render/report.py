@@ -9,7 +9,8 @@ deterministic (`invariant=1`, shipped fonts only).
 from __future__ import annotations
 
 import io
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
 from reportlab.graphics.charts.legends import Legend

@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 
-
 from generator.cli.watch import watch_loop
 from generator.pipeline import build
 from generator.project import Project
@@ -42,12 +41,12 @@ def test_watch_loop_rebuilds_reports_errors_and_recovers(project_copy: Project) 
     assert fixed.startswith("data/counterattack/cards.yaml: 0 jobs rebuilt")  # same as the last good build
 
 
-def _reader(stream, lines: "queue.Queue[str]") -> None:
+def _reader(stream, lines: queue.Queue[str]) -> None:
     for line in stream:
         lines.put(line.rstrip("\n"))
 
 
-def _next_line(lines: "queue.Queue[str]", timeout: float = 60) -> str:
+def _next_line(lines: queue.Queue[str], timeout: float = 60) -> str:
     return lines.get(timeout=timeout)
 
 
@@ -57,7 +56,7 @@ def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
         [sys.executable, "-m", "generator", "watch", "counterattack", "--paper", "a4"],
         cwd=project_copy.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
-    lines: "queue.Queue[str]" = queue.Queue()
+    lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=_reader, args=(process.stdout, lines), daemon=True).start()
     try:
         assert _next_line(lines).startswith("start: ")

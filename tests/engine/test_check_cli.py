@@ -9,8 +9,6 @@ import pytest
 from tests.helpers import run_pnp as run
 
 
-
-
 def test_simulated_log_checks_legal_and_tampered_log_names_the_line(
         root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = root / "games.jsonl"

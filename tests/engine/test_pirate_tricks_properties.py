@@ -6,7 +6,8 @@ import dataclasses
 import random
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.engine.base import IllegalAction
 from generator.engine.pirate_tricks import BOTS, RULES, composition_checks

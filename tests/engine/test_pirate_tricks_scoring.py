@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator.engine.pirate_tricks import RULES
-from generator.engine.pirate_tricks import scoring
+from generator.engine.pirate_tricks import RULES, scoring
 from generator.load import load_game
 from generator.project import Project
 

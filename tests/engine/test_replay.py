@@ -9,9 +9,9 @@ import pytest
 
 from generator.engine.replay import GameRecord, read_log, replay
 from generator.engine.simulate import EngineSource, SimSpec
-from tests.engine import toy_nim as toy
 from generator.engine.simulate.runner import engine_for, run_chunk
 from generator.errors import DataError
+from tests.engine import toy_nim as toy
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import pytest
 from tests.helpers import run_pnp as run
 
 
-
-
 def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []
     for jobs in ("1", "2"):

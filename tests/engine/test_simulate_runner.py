@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import pytest
 
 from generator.engine.base import Bot, IllegalAction
 from generator.engine.simulate import EngineSource, SimSpec, play_game, resolve_bot, seat_bots, simulate, summarize
-from tests.engine import toy_nim as toy
 from generator.engine.simulate.runner import chunks, engine_for, run_chunk
 from generator.engine.simulate.seeds import game_seed
 from generator.errors import UsageError
+from tests.engine import toy_nim as toy
 
 TOY = "tests.engine.toy_nim"
 

@@ -12,7 +12,8 @@ stone yourself.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from generator.engine.base import Bot, IllegalAction, RandomBot, Result, Rules, State
 from generator.model import Game
@@ -34,7 +35,7 @@ class NimRules(Rules):
             deal["tide"] = [rng.randint(1, self.take_max) for _ in range(heap)]
         return deal
 
-    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> "NimState":
+    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> NimState:
         return NimState(self, players, int(deal["heap"]), list(deal.get("tide", [])), check)
 
 
@@ -96,7 +97,7 @@ class NimState(State):
             raise IllegalAction(f"{text!r} is not an action (write: take N)")
         return int(number)
 
-    def copy(self) -> "NimState":
+    def copy(self) -> NimState:
         other = NimState(self.rules, self.players, self.heap, self.tide, self.check)
         other.history, other.seat, other.winner, other.over = list(self.history), self.seat, self.winner, self.over
         return other

@@ -7,13 +7,12 @@ import re
 
 import pytest
 from pypdf import PdfReader
+from render_pdf import MM, placements
 
 from generator.load import load_game
 from generator.render.faces import FaceRenderer
 from generator.render.imposition import SheetOptions, impose
 from generator.render.units import PAPERS
-
-from render_pdf import MM, placements
 
 
 @pytest.fixture

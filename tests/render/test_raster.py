@@ -7,11 +7,10 @@ import json
 
 from PIL import Image
 from pypdf import PdfReader
+from render_pdf import MM
 
 from generator.render.faces import renderer
 from generator.render.raster import Workers, export_pngs, export_tts
-
-from render_pdf import MM
 
 
 def test_png_per_face_at_300_dpi_with_bleed(ca_project, ca_game) -> None:

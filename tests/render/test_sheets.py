@@ -6,13 +6,12 @@ import io
 
 import pytest
 from pypdf import PdfReader
+from render_pdf import MM, lines, placements
 
 from generator.render.faces import renderer
 from generator.render.grid import make_grid, mirror_slot
 from generator.render.imposition import SheetOptions, impose
 from generator.render.units import PAPERS
-
-from render_pdf import MM, lines, placements
 
 
 def sheet(project, game, component="main", paper="a4", **kw):

@@ -9,7 +9,8 @@ leaves a lone captain to the others. It reads only its observation.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from generator.engine.all_hands.rules import AllHandsRules
 from generator.engine.base import Bot

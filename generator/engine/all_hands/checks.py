@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from generator.checks import Check
 from generator.engine.all_hands.config import PIRATE
 from generator.engine.all_hands.rules import AllHandsRules

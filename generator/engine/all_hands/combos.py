@@ -8,9 +8,9 @@ navigators", "a full crew under Blackheart without cooks", "a gang of three cook
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from generator.engine.all_hands.config import AhodConfig, Combination
 

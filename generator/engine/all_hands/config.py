@@ -7,8 +7,9 @@ YAML order, so a deal is a list of small integers whatever the player count.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from generator.errors import DataError
 from generator.model import Game

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from generator.engine.all_hands.actions import ActionSpace
 from generator.engine.all_hands.combos import build_options, final_scorer

@@ -21,7 +21,8 @@ only through the Broadside action.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, Result, State
 
@@ -35,7 +36,7 @@ PHASE_NAMES = ("stock", "extra stock", "hire", "all hands on deck", "snatch", "c
 class AllHandsState(State):
     """Mutable game state; `copy()` is hand-written because search bots clone it often."""
 
-    def __init__(self, rules: "AllHandsRules", players: int, check: bool = False) -> None:
+    def __init__(self, rules: AllHandsRules, players: int, check: bool = False) -> None:
         self.rules = rules
         self.players = players
         self.check = check
@@ -385,7 +386,7 @@ class AllHandsState(State):
 
     # --- cloning and checking ----------------------------------------------------------------
 
-    def copy(self) -> "AllHandsState":
+    def copy(self) -> AllHandsState:
         new = AllHandsState.__new__(AllHandsState)
         new.rules = self.rules
         new.players = self.players

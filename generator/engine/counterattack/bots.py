@@ -7,7 +7,8 @@ exposed ports seen so far, the cards played this pass) plus the rules' tables.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from generator.engine.base import Bot
 from generator.engine.counterattack.rules import CounterattackRules

@@ -16,7 +16,8 @@ Rule readings (the seed text is ambiguous here; also noted in the data):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
 from generator.engine.counterattack.tables import Tables
@@ -57,9 +58,33 @@ class CounterattackState(State):
     """One game in progress. Cards are indices into `game.deck("main")`."""
 
     __slots__ = (
-        "t", "win", "players", "check", "history", "exposed", "passes", "phase", "pass_no", "hand_in_pass",
-        "hands_played", "hands", "pirate", "trick", "won", "lost", "exposed_pos", "ports_open", "owner",
-        "hand_tricks", "flips", "victory", "exploited", "n", "tph", "trump_now", "first",
+        "check",
+        "exploited",
+        "exposed",
+        "exposed_pos",
+        "first",
+        "flips",
+        "hand_in_pass",
+        "hand_tricks",
+        "hands",
+        "hands_played",
+        "history",
+        "lost",
+        "n",
+        "owner",
+        "pass_no",
+        "passes",
+        "phase",
+        "pirate",
+        "players",
+        "ports_open",
+        "t",
+        "tph",
+        "trick",
+        "trump_now",
+        "victory",
+        "win",
+        "won",
     )
 
     def __init__(self, tables: Tables, win: tuple[tuple[bool, ...], ...], players: int,
@@ -285,7 +310,7 @@ class CounterattackState(State):
             ) from None
 
     # -- search support ------------------------------------------------------
-    def copy(self) -> "CounterattackState":
+    def copy(self) -> CounterattackState:
         new = CounterattackState.__new__(CounterattackState)
         new.t = self.t
         new.win = self.win

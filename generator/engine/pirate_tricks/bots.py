@@ -4,7 +4,8 @@ cards, predicts from its strong cards, and in tricks wins cheaply or ducks as it
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from generator.engine.base import Bot
 from generator.engine.pirate_tricks import scoring

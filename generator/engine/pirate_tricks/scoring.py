@@ -7,7 +7,7 @@ comes from the card's fields in `data/pirate-tricks/score.yaml`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from generator.engine.pirate_tricks.tables import Tables
 from generator.model import Item

@@ -16,7 +16,7 @@ MAX_BID = 999   # far above any purse a game can build; bids are capped by the b
 
 
 class Space:
-    __slots__ = ("cards", "max_players", "max_prediction", "max_bid", "tie", "ditch", "predict", "choose", "bid", "size")
+    __slots__ = ("bid", "cards", "choose", "ditch", "max_bid", "max_players", "max_prediction", "predict", "size", "tie")
 
     def __init__(self, cards: int, max_players: int, max_prediction: int, max_bid: int = MAX_BID) -> None:
         self.cards = cards

@@ -20,7 +20,8 @@ Rule readings where the seed text is ambiguous (also `designed:` in the data):
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
 from generator.engine.pirate_tricks import scoring
@@ -587,7 +588,7 @@ class PirateTricksState(State):
             "'predict 4' or 'give row to seat 2'")
 
     # -- search support ------------------------------------------------------------------
-    def copy(self) -> "PirateTricksState":
+    def copy(self) -> PirateTricksState:
         new = PirateTricksState.__new__(PirateTricksState)
         for name in PirateTricksState.__slots__:   # immutable values and shared never-mutated deal lists
             setattr(new, name, getattr(self, name))

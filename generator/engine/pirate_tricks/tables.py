@@ -8,8 +8,9 @@ so colour 0 beats 1 beats 2 on equal numbers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from generator.errors import DataError
 from generator.model import Game, Item

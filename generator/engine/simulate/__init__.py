@@ -10,5 +10,14 @@ from generator.engine.simulate.bots import resolve_bot, seat_bots
 from generator.engine.simulate.runner import CHUNK, EngineSource, SimSpec, play_game, simulate
 from generator.engine.simulate.summary import summarize
 
-__all__ = ["Aggregate", "CHUNK", "EngineSource", "SimSpec", "play_game", "resolve_bot", "seat_bots", "simulate",
-           "summarize"]
+__all__ = [
+           "CHUNK",
+           "Aggregate",
+           "EngineSource",
+           "SimSpec",
+           "play_game",
+           "resolve_bot",
+           "seat_bots",
+           "simulate",
+           "summarize",
+]

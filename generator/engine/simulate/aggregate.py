@@ -11,8 +11,8 @@ Figures from `State.stats()` are grouped by their key: a plain key (`tricks`,
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from generator.engine.simulate.stats import Histogram, Tally
 
@@ -62,13 +62,13 @@ class Aggregate:
                         lost = self.lost_at[key] = Tally()
                     lost.add(value)
 
-    def flush(self) -> "Aggregate":
+    def flush(self) -> Aggregate:
         """Fold every pending count in (before sending, merging or reading)."""
         for tally in [*self.scores, self.length, *self.figures.values(), *self.lost_at.values()]:
             tally.flush()
         return self
 
-    def merge(self, other: "Aggregate") -> None:
+    def merge(self, other: Aggregate) -> None:
         """Add another chunk's counts (same players and bots)."""
         if other.players != self.players:
             raise ValueError("cannot merge aggregates of different player counts")

@@ -15,9 +15,10 @@ import importlib
 import json
 import multiprocessing
 import random
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
 from generator.engine.replay import GameRecord, result_dict

@@ -74,7 +74,7 @@ class Moments:
         if self.high is None or v > self.high:
             self.high = v
 
-    def merge(self, other: "Moments") -> None:
+    def merge(self, other: Moments) -> None:
         if other.n == 0:
             return
         self.n += other.n
@@ -133,7 +133,7 @@ class Histogram:
                 return
             width *= 2
 
-    def merge(self, other: "Histogram") -> None:
+    def merge(self, other: Histogram) -> None:
         if other.width > self.width:
             self._coarsen(other.width)
         factor = self.width // other.width
@@ -193,7 +193,7 @@ class Tally:
                 self.hist.add(value, times)
         self.pending = {}
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         self.flush()
         other.flush()
         self.moments.merge(other.moments)

@@ -14,7 +14,8 @@ engine's vocabulary is written here:
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import unique

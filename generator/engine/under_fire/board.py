@@ -7,9 +7,9 @@ ships" is a handful of ORs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from string import ascii_uppercase
-from typing import Sequence
 
 from generator.engine.under_fire.config import Effect, UnderFireConfig
 

@@ -10,7 +10,8 @@ rival ship whose loss breaks the most line points.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from generator.engine.base import Bot
 from generator.engine.under_fire.config import Effect

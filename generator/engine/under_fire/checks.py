@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.checks import Check
-from generator.errors import DataError
 from generator.engine.under_fire.config import BOARD, KINDS, MERCENARY, SHIP, parse_effect
 from generator.engine.under_fire.rules import UnderFireRules
+from generator.errors import DataError
 from generator.model import Game
 
 

@@ -11,8 +11,8 @@ Effects are written `kind` or `kind:n`, joined with `+` ("gold:2+vp:1").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from generator.errors import DataError, Location
 from generator.model import Game

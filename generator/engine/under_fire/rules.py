@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from generator.engine.base import IllegalAction, Rules
 from generator.engine.under_fire.actions import ActionSpace

@@ -18,7 +18,8 @@ also land on a rival's active ship in such a position, sinking it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, Result, State
 from generator.engine.under_fire.board import bits
@@ -33,7 +34,7 @@ EMPTY = -1
 
 
 class UnderFireState(State):
-    def __init__(self, rules: "UnderFireRules", check: bool = False) -> None:
+    def __init__(self, rules: UnderFireRules, check: bool = False) -> None:
         self.rules = rules
         self.players = 2
         self.check = check
@@ -416,7 +417,7 @@ class UnderFireState(State):
 
     # --- cloning and checking -----------------------------------------------------------------------
 
-    def copy(self) -> "UnderFireState":
+    def copy(self) -> UnderFireState:
         new = UnderFireState.__new__(UnderFireState)
         new.__dict__.update(self.__dict__)
         new.history = self.history[:]

@@ -24,8 +24,9 @@ Every file goes through `write_atomic`, and the same inputs give the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from generator.model import Game
 from generator.project import Project, write_atomic

@@ -8,7 +8,8 @@ the forms two-up on landscape sheets in booklet order: print double-sided
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -47,7 +48,7 @@ class BookletCanvas(Canvas):
         self._forms.append(name)
         self._open = True
 
-    def showPage(self) -> None:  # noqa: N802 (ReportLab's name)
+    def showPage(self) -> None:
         self.endForm()
         self._open = False
         self._begin()

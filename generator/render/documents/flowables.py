@@ -7,15 +7,16 @@ pictures, the styles, whether fill-in boxes become AcroForm fields).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import (
     CondPageBreak,
-    FrameBreak,
     Flowable,
+    FrameBreak,
     KeepTogether,
     ListFlowable,
     ListItem,

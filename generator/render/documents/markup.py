@@ -69,7 +69,7 @@ class Table:
 
 @dataclass(frozen=True)
 class Callout:
-    blocks: tuple["Block", ...]
+    blocks: tuple[Block, ...]
     line: int
 
 

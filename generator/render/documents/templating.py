@@ -9,12 +9,12 @@ table or directive at the template line that produced it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import re
 import sys
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -26,10 +26,7 @@ MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}"
 MARK_CLOSE = "\ue001"
 MARK_RE = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
 
-_NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-    "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 
 
 def mark_lines(source: str) -> str:
