@@ -3,6 +3,13 @@
 Every error the user can cause (bad YAML, a bad option, an illegal move in a
 recorded game) is a `PnpError`; the CLI prints its one line and exits non-zero
 without a traceback. Anything else is a bug and keeps its traceback.
+
+Exit codes, one meaning each (documented in the README):
+  0  done: the command did what was asked;
+  1  checked and refused: the input was read and judged, and the verdict is
+     "no" (a deck failing validation, an illegal move in a recorded game);
+  2  could not run: bad data, a bad option, a file that cannot be read or written;
+  130 interrupted (Ctrl-C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -30,6 +37,12 @@ class PnpError(Exception):
         self.message = message
         self.location = location
         super().__init__(f"{location}: {message}" if location else message)
+
+
+class Refused(PnpError):
+    """The input was read and judged, and the verdict is "no": exit code 1."""
+
+    exit_code = 1
 
 
 class DataError(PnpError):
