@@ -51,3 +51,7 @@ class DataError(PnpError):
 
 class UsageError(PnpError):
     """A bad option or argument on the command line."""
+
+
+class WriteError(PnpError):
+    """A file cannot be written: the disk is full, read-only, or a file stands where a folder must."""
