@@ -51,10 +51,22 @@ class Project:
             return str(path)
 
     def game_ids(self) -> list[str]:
-        """Games present under data/, in the canonical order first, then any others by name."""
+        """Games present under data/, in the canonical order first, then any others by name.
+
+        A folder with YAML files but no game.yaml is an error, not a game that silently disappears.
+        """
         if not self.data_dir.is_dir():
             return []
-        present = {p.name for p in self.data_dir.iterdir() if p.is_dir() and (p / "game.yaml").is_file()}
+        present = set()
+        for folder in self.data_dir.iterdir():
+            if not folder.is_dir() or folder.name.startswith("."):
+                continue
+            if (folder / "game.yaml").is_file():
+                present.add(folder.name)
+            elif any(folder.glob("*.yaml")):  # a game whose game.yaml was lost or misnamed must not vanish
+                raise DataError(f"{self.display(folder)}/ holds YAML files but no game.yaml; add game.yaml "
+                                f"(with a 'game:' section) or move the folder out of {self.display(self.data_dir)}/",
+                                Location(f"{self.display(folder)}/game.yaml"))
         known = [g for g in GAME_IDS if g in present]
         return known + sorted(present - set(known))
 
