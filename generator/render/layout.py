@@ -27,6 +27,7 @@ shared backs) are drawn once as a PDF form.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -154,10 +155,11 @@ class LayoutLibrary:
 
     def __init__(self, project: Project) -> None:
         from jinja2 import StrictUndefined
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        from generator.render.sandbox import LimitedEnvironment
 
         self.project = project
-        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+        self.env = LimitedEnvironment(undefined=StrictUndefined, autoescape=False)
         self._cache: dict[str, Layout] = {}
         self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
 
@@ -321,6 +323,9 @@ class LayoutLibrary:
         elements = []
         for element in layout.elements:
             rows, cols = (self._repeats(element, key, context, item) for key in ("rows", "cols"))
+            if rows * cols > MAX_REPEAT:
+                raise DataError(f"element '{element.name}' rows x cols makes {rows * cols} copies, "
+                                f"at most {MAX_REPEAT}", element.values["rows"].where)
             for row in range(rows):
                 for col in range(cols):
                     scope = context if rows == cols == 1 else {**context, "row": row, "col": col}
@@ -414,9 +419,12 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if isinstance(value, bool):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}", where)
         try:
-            return float(value)
-        except (TypeError, ValueError):
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}{whose}", where) from None
+        if not math.isfinite(number):  # never let inf or nan reach a PDF
+            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{whose}", where)
+        return number
     if kind == "bool":
         if isinstance(value, bool):
             return value
