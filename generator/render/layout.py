@@ -38,6 +38,7 @@ from generator.errors import DataError, Location
 from generator.load.yamlsrc import YMap, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.glyphs import composed
 from generator.render.icons import ICONS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
@@ -434,7 +435,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{whose}", where)
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise DataError(f"element '{element}' {key} must be a string, got {value!r}", where)
-    value = str(value)
+    value = composed(str(value))  # 'u' + combining accent drawn as 'ú', which the fonts have
     if kind == "colour":
         value = value.strip()
         if value != "none" and not HEX.match(value):

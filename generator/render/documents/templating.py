@@ -20,6 +20,7 @@ import jinja2
 
 from generator.errors import DataError, Location
 from generator.model import Game
+from generator.render.glyphs import drawable_lines
 from generator.render.sandbox import LimitedEnvironment
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
@@ -152,7 +153,7 @@ def render_template(
         raise
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    return split_marks(text)
+    return drawable_lines(split_marks(text), display)
 
 
 def _clean(message: str | None) -> str:
