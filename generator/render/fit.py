@@ -76,12 +76,12 @@ def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
             fonts = [font]
             if element.type == "textbox" and "**" in text:
                 fonts.append(element.get("bold_font") or bold_of(font))
-            lost = missing(text, *fonts)
+            lost = missing(text, *fonts, fallback=True)
             if lost:
                 more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
                 chars = ", ".join(describe(c) for c in lost[:3]) + more
                 failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                      f"{item.key}: {text!r} has {chars}, which font {'/'.join(fonts)} cannot draw",
+                                      f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
                                       False, item.location))
     return failures
 

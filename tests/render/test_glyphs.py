@@ -44,6 +44,7 @@ def test_text_no_shipped_font_can_draw_fails_validation_naming_card_element_and_
     assert len(failed) == 1
     check = failed[0]
     assert check.name == "layout counterattack/port (port front) element 'title' can be drawn"
+    assert check.actual.endswith("which no shipped font can draw")
     assert check.actual.startswith("port/tortuga: 'Tortuga ع 中' has 'ع' (U+0639 ARABIC LETTER AIN), "
                                    "'中' (U+4E2D CJK UNIFIED IDEOGRAPH-4E2D)")
     assert str(check.location) == "data/counterattack/cards.yaml:19"
@@ -52,6 +53,37 @@ def test_text_no_shipped_font_can_draw_fails_validation_naming_card_element_and_
 def test_describe_names_the_character() -> None:
     assert describe("Ω") == "'Ω' (U+03A9 GREEK CAPITAL LETTER OMEGA)"
     assert missing("Ωж", "Sans") == [] and missing("Ωж", "Display") == ["Ω", "ж"]
+    assert missing("Ωж Ħ ع 中", "Display", fallback=True) == ["ع", "中"]  # right-to-left and CJK are not drawn
+
+
+def test_greek_and_cyrillic_are_drawn_with_the_fallback_font(fresh_project) -> None:
+    from pypdf import PdfReader
+
+    from generator.render.faces import FaceRenderer
+    from generator.render.glyphs import runs
+
+    rename_tortuga(fresh_project, "Tortúga Ωж Ħ")
+    assert runs("Tortúga Ωж Ħ", "Display") == [("Tortúga ", "Display"), ("Ωж", "Fallback"), (" ", "Display"),
+                                               ("Ħ", "Fallback")]
+    game = load_game(fresh_project, "counterattack")
+    assert all(c.ok for c in layout_checks(game, fresh_project))
+    port = game.component("port")
+    item = next(i for i in port.items if i.id == "tortuga")
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from generator.render.draw import draw_face
+
+    face = FaceRenderer(fresh_project).face(game, port, item, "front")
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 300), invariant=1)
+    draw_face(canvas, face, 0.0)
+    canvas.save()
+    page = PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
+    fonts = {str(f["/BaseFont"]) for f in page["/Resources"]["/Font"].values()}
+    assert any(f.endswith("DejaVuSans") for f in fonts), fonts
+    assert "Ωж" in page.extract_text()
 
 
 @pytest.mark.parametrize(("line", "words"), [("Arabic: عربي", "'ع' (U+0639 ARABIC LETTER AIN)"),
