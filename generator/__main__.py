@@ -1,5 +1,7 @@
-"""`python -m generator` behaves exactly like the `pnp` command."""
+"""`python -m generator` behaves exactly like the `pnp` command, exit status included."""
+
+import sys
 
 from generator.cli import main
 
-main()
+sys.exit(main())

@@ -7,8 +7,10 @@ without a traceback. Anything else is a bug and keeps its traceback.
 Exit codes, one meaning each (documented in the README):
   0  done: the command did what was asked;
   1  checked and refused: the input was read and judged, and the verdict is
-     "no" (a deck failing validation, an illegal move in a recorded game);
-  2  could not run: bad data, a bad option, a file that cannot be read or written;
+     "no" (a deck failing validation, an illegal move in a recorded game, and
+     for `pnp check` anything wrong inside the log, which is what it judges);
+  2  could not run: bad data, a bad option, a file that cannot be read or written
+     (`WriteError`: disk full, read-only, a file where a folder must be);
   130 interrupted (Ctrl-C or SIGTERM).
 """
 
@@ -51,3 +53,7 @@ class DataError(PnpError):
 
 class UsageError(PnpError):
     """A bad option or argument on the command line."""
+
+
+class WriteError(PnpError):
+    """A file cannot be written: the disk is full, read-only, or a file stands where a folder must."""

@@ -22,7 +22,7 @@ from typing import Any
 from generator.errors import UsageError
 from generator.load import load_game
 from generator.model import Game
-from generator.project import Project
+from generator.project import Project, clean_temporaries
 from generator.render.build import PREVIEW_DIR, BuildOptions, Job, Summary, plan, run
 from generator.render.cache import BuildCache, digest, game_files_digest
 
@@ -77,6 +77,7 @@ def build(project: Project, game_ids: list[str], options: BuildOptions, *, force
     ids = list(game_ids) or known
     if not ids:
         raise UsageError(f"no games under {project.display(project.data_dir)}/ (is --root right?)")
+    clean_temporaries(project.output_dir)  # what a killed build left behind
     cache = cache or BuildCache.open(project, clean=clean)
     result = BuildResult(Summary())
     if cache.dropped:
@@ -179,14 +180,12 @@ def _build_in_processes(project: Project, todo: list[str], options: BuildOptions
                         cache: BuildCache, result: BuildResult,
                         progress: Callable[[list[Job]], Callable[[Job], None]] | None) -> None:
     """One process per game (at most `options.jobs` at once); their cache records merge back here."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from generator.workers import process_pool
 
     single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
     _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
     advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo)), mp_context=context) as pool:
+    with process_pool(min(options.jobs, len(todo))) as pool:
         # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
         order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (project.data_dir / g).glob("*.yaml")))
         futures = {g: pool.submit(_build_one, str(project.root), g, single, force) for g in order}

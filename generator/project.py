@@ -7,15 +7,18 @@ here and refused if it leaves the project.
 
 from __future__ import annotations
 
+import errno
 import os
-import tempfile
+import re
+import secrets
+import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, WriteError
 
 GAME_IDS = ("counterattack", "pirate-tricks", "all-hands-on-deck", "pirates-under-fire")
 
@@ -48,10 +51,22 @@ class Project:
             return str(path)
 
     def game_ids(self) -> list[str]:
-        """Games present under data/, in the canonical order first, then any others by name."""
+        """Games present under data/, in the canonical order first, then any others by name.
+
+        A folder with YAML files but no game.yaml is an error, not a game that silently disappears.
+        """
         if not self.data_dir.is_dir():
             return []
-        present = {p.name for p in self.data_dir.iterdir() if p.is_dir() and (p / "game.yaml").is_file()}
+        present = set()
+        for folder in self.data_dir.iterdir():
+            if not folder.is_dir() or folder.name.startswith("."):
+                continue
+            if (folder / "game.yaml").is_file():
+                present.add(folder.name)
+            elif any(folder.glob("*.yaml")):  # a game whose game.yaml was lost or misnamed must not vanish
+                raise DataError(f"{self.display(folder)}/ holds YAML files but no game.yaml; add game.yaml "
+                                f"(with a 'game:' section) or move the folder out of {self.display(self.data_dir)}/",
+                                Location(f"{self.display(folder)}/game.yaml"))
         known = [g for g in GAME_IDS if g in present]
         return known + sorted(present - set(known))
 
@@ -65,22 +80,129 @@ class Project:
         return target
 
 
+# Temporary files of `atomic_writer`: `.<name>.<writer pid>.<random>.tmp`, beside the target.
+_TEMPORARY = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp$")
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe"),
+          (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def shown(path: Path) -> str:
+    """A path for a message: relative to the working folder when it lies inside it."""
+    try:
+        return os.path.relpath(path) if Path(path).absolute().is_relative_to(Path.cwd()) else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
+def refuse_unless_plain(path: Path) -> None:
+    """Refuse to write over anything but a regular file: a device, a pipe, a folder, or a
+    symbolic link (whose target may lie anywhere) is never replaced or written through."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise write_error(exc, path) from None
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    raise WriteError(f"{shown(path)} is {kind}; pnp only writes new paths or regular files: "
+                     f"remove it or choose another path")
+
+
+def write_error(exc: OSError, path: Path) -> WriteError:
+    """An operating-system failure while writing `path`, as one line saying what to do."""
+    where = shown(path)
+    code = exc.errno
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return WriteError(f"cannot write {where}: the disk is full; free some space and run again")
+    if code == errno.EROFS:
+        return WriteError(f"cannot write {where}: the file system is read-only; write to another folder")
+    if code in (errno.EACCES, errno.EPERM):
+        return WriteError(f"cannot write {where}: permission denied; make its folder writable or choose another path")
+    if code in (errno.ENOTDIR, errno.EEXIST):
+        blocker = next((p for p in [path, *path.parents] if p.exists() and not p.is_dir()), None)
+        if blocker is not None and blocker != path:
+            return WriteError(f"cannot write {where}: {shown(blocker)} is a file where a folder is needed; "
+                              "move it away")
+    if code == errno.EISDIR or path.is_dir():
+        return WriteError(f"cannot write {where}: it is a folder; move the folder away")
+    reason = exc.strerror or exc.__class__.__name__
+    return WriteError(f"cannot write {where}: {reason}; check the path and the disk")
+
+
 @contextmanager
 def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     """A file that appears at `path` only when the block ends without error; a failed run
-    leaves the old file (or none) and no temporary. Streamed, so it may outgrow memory."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    leaves the old file (or none) and no temporary. Streamed, so it may outgrow memory.
+
+    The temporary is created with mode 0666 so the user's umask decides the final
+    permissions (0644 normally), as for any other file the user makes; its name
+    carries our process id so that a later build can tell a killed writer's
+    leftover (`clean_temporaries`) from a live one. Operating-system failures
+    (disk full, read-only, a file where a folder should be) become one-line `WriteError`s.
+    """
+    refuse_unless_plain(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _create_temporary(path)
+    except OSError as exc:
+        raise write_error(exc, path) from None
     try:
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as handle:
             yield handle
         os.replace(tmp, path)
-    except BaseException:
-        try:
+    except BaseException as exc:
+        with suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
+        if isinstance(exc, OSError):
+            raise write_error(exc, path) from None
         raise
+
+
+def _create_temporary(path: Path) -> tuple[int, str]:
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _attempt in range(100):
+        tmp = str(path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
+
+
+def clean_temporaries(folder: Path) -> list[Path]:
+    """Remove the temporaries that killed writers left under `folder` (a build calls this at
+    its start). A temporary whose writer process still runs is left alone."""
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    for dirpath, _dirnames, filenames in os.walk(folder):
+        for filename in filenames:
+            match = _TEMPORARY.match(filename)
+            if match is None or _alive(int(match.group("pid"))):
+                continue
+            leftover = Path(dirpath) / filename
+            try:
+                leftover.unlink()
+                removed.append(leftover)
+            except OSError:
+                pass
+    return sorted(removed)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name == "nt":  # signal 0 is not a probe there; a file still open cannot be removed anyway
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
 
 
 def write_atomic(path: Path, data: bytes) -> bool:
@@ -89,6 +211,7 @@ def write_atomic(path: Path, data: bytes) -> bool:
     Returns False (and leaves the file and its modification time alone) when the
     content is already identical, which keeps rebuilds cheap and watchers calm.
     """
+    refuse_unless_plain(path)
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
             return False

@@ -7,7 +7,11 @@ imported lazily so that `pnp list` does not pay for ReportLab or the engines.
 from __future__ import annotations
 
 import importlib
+import os
+import signal
 import sys
+import threading
+from pathlib import Path
 from typing import Any
 
 import click
@@ -15,6 +19,7 @@ import click
 from generator import __version__
 from generator.cli.context import Context
 from generator.errors import PnpError
+from generator.project import write_error
 
 # command name -> module under generator.cli that defines a click command of that name.
 COMMANDS: dict[str, str] = {
@@ -70,14 +75,20 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> Any:
-    """Entry point: user errors print one line and exit non-zero, without a traceback."""
+    """Entry point: user errors print one line and exit non-zero, without a traceback.
+
+    SIGTERM is handled like Ctrl-C, so a `kill` unwinds the same way: temporary
+    files are removed and nothing half-written is left.
+    """
+    previous = _terminate_like_interrupt()
     try:
         return cli.main(args=argv, prog_name="pnp", standalone_mode=False)
     except PnpError as exc:
         click.echo(f"pnp: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("pnp: aborted", err=True)
+    except click.exceptions.Abort as exc:  # click turns Ctrl-C (and so SIGTERM) into Abort
+        interrupted = isinstance(exc.__cause__, KeyboardInterrupt)
+        click.echo("pnp: interrupted" if interrupted else "pnp: aborted", err=True)
         sys.exit(130)
     except click.UsageError as exc:  # one line, like every other error
         command = exc.ctx.command_path if exc.ctx else "pnp"
@@ -91,3 +102,27 @@ def main(argv: list[str] | None = None) -> Any:
     except KeyboardInterrupt:
         click.echo("pnp: interrupted", err=True)
         sys.exit(130)
+    except OSError as exc:  # a write or read the library did not name: still one line
+        path = exc.filename if isinstance(exc.filename, str) else None
+        message = str(write_error(exc, Path(path))) if path else f"{exc.strerror or exc}; check the disk and paths"
+        click.echo(f"pnp: {message}", err=True)
+        sys.exit(2)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _terminate_like_interrupt() -> Any:
+    """Turn SIGTERM into KeyboardInterrupt in this process (not in forked workers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    owner = os.getpid()
+
+    def interrupt(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked worker: die as SIGTERM means
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, interrupt)

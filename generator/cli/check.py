@@ -1,8 +1,11 @@
 """`pnp check GAME LOG`: replay a recorded game with every rule checked.
 
-Prints the final scores when every action was legal (exit 0), or the first
-illegal action as one line prefixed with its line in the log (exit 1). An
-unreadable log is a DataError at file:line (exit 2).
+Prints the final scores when every action was legal and every game reached its
+end (exit 0). Otherwise one line prefixed with its line in the log, exit 1: the
+first illegal action, a deal that is not possible, a log cut short, or a line
+that is not a game record (bad JSON, a BOM, wrong types). A log that cannot be
+opened, or that records another game, is exit 2. Seats are counted from 1, or
+named when the log has a `names:` line.
 """
 
 from __future__ import annotations
@@ -21,39 +24,33 @@ from generator.errors import DataError, UsageError
 @quiet_option
 @pass_context
 def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
-    """Replay the game(s) recorded in LOG and confirm every action was legal."""
+    """Replay the game(s) recorded in LOG and confirm every action was legal and every game complete."""
     from generator.engine.registry import engine_module
-    from generator.engine.replay import read_log, replay
+    from generator.engine.replay import read_log, replay, unfinished
 
     (game,) = ctx.games([game_id])
     records = read_log(log_path, str(log_path))
+    if not records:
+        raise UsageError(f"{log_path} holds no game")
     rules = engine_module(game_id).RULES(game)
     for record in records:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)
-    finished = 0
     for record in records:
         outcome = replay(rules, record, check=True)
-        if not outcome.legal:
-            ctx.echo(outcome.problem or "")
+        problem = outcome.problem or unfinished(outcome)
+        if problem is not None:
+            ctx.echo(problem)
             raise click.exceptions.Exit(1)
         state = outcome.state
         assert state is not None
-        label = f"game {record.index}" if record.index is not None else f"line {record.where.line}"
-        if not state.is_terminal():
-            ctx.echo(f"{label}: {outcome.actions} legal actions; the game is not over yet "
-                     f"(seat {state.current_player() + 1} to act)")
-            continue
-        finished += 1
         if len(records) == 1:
             result = state.result()
-            scores = ", ".join(f"seat {i + 1}: {_num(s)}" for i, s in enumerate(result.scores))
-            winners = ", ".join(f"seat {w + 1}" for w in result.winners) or "nobody"
+            scores = ", ".join(f"{record.seat(i)}: {_num(s)}" for i, s in enumerate(result.scores))
+            winners = ", ".join(record.seat(w) for w in result.winners) or "nobody"
             ctx.echo(f"legal: {outcome.actions} actions; final scores {scores}; won by {winners}")
     if len(records) > 1:
-        ctx.echo(f"legal: all {len(records)} games ({finished} finished) replay without an illegal action")
-    if not records:
-        raise UsageError(f"{log_path} holds no game")
+        ctx.echo(f"legal: all {len(records)} games replay to their end without an illegal action")
 
 
 def _num(value: float) -> str:

@@ -20,7 +20,7 @@ from click.termui import progressbar
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
 from generator.errors import UsageError
-from generator.project import atomic_writer
+from generator.project import atomic_writer, refuse_unless_plain
 from generator.render.report import format_num, format_pct
 
 
@@ -50,6 +50,9 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     from generator.engine.simulate.runner import prime
 
     (game,) = ctx.games([game_id])
+    for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
+        if target is not None:
+            refuse_unless_plain(target)
     module = engine_module(game_id)
     rules = module.RULES(game)
     counts = list(rules.player_counts)
@@ -109,7 +112,11 @@ def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
         yield None
         return
     with atomic_writer(path) as handle:
-        yield lambda line: handle.write(line + "\n")
+
+        def write(line: str) -> None:
+            handle.write(line + "\n")
+
+        yield write
 
 
 # --- text output ---------------------------------------------------------------

@@ -16,10 +16,11 @@ Two forms are read:
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,22 @@ from generator.errors import DataError, Location
 
 HEADER_KEYS = ("game", "players", "names", "seed", "deal", "bots", "index", "result")
 SEAT = re.compile(r"\bseat (\d+)\b")
+QUOTED = re.compile(r"('[^']*'|\"[^\"]*\")")  # action texts quoted in a message keep their own words
+BOM = "\ufeff"
+MAX_PLAYERS = 64  # far above any table; keeps a hostile 'players' from sizing anything
+
+
+class LogError(DataError):
+    """Something wrong inside a game log. `pnp check` judges the log, and a log that is
+    not a readable, complete, legal game is a "no" verdict: exit code 1."""
+
+    exit_code = 1
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """A value for a message, cut so that a 5000-digit number cannot flood the terminal."""
+    text = repr(value) if not isinstance(value, int) or isinstance(value, bool) else str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)
@@ -42,17 +59,23 @@ class GameRecord:
     bots: tuple[str, ...] = ()
     index: int | None = None
     result: Mapping[str, Any] | None = None
-    where: Location = Location("")
+    where: Location = field(default_factory=lambda: Location(""))
     action_lines: tuple[int, ...] = ()  # the file line of each action
     one_line: bool = False  # a JSON-lines record: every action is on the record's line
     names: tuple[str, ...] = ()  # the players' names by seat, when the log gives them
+    deal_line: int = 0  # the file line of the deal (or seed), for a deal that is not possible
+
+    def seat(self, index: int) -> str:
+        """A seat as people count it: its name when the log gives names, else 'seat 1' for index 0."""
+        return self.names[index] if 0 <= index < len(self.names) else f"seat {index + 1}"
 
     def speak(self, message: str) -> str:
-        """An engine message with 'seat 2' replaced by the player's name, when the log names them."""
-        if not self.names:
-            return message
-        return SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names) else m.group(0),
-                        message)
+        """An engine message for people. Engines name seats by index ('seat 0' is the first);
+        here they are counted from 1, or named when the log names the players. Quoted
+        action texts ('curse seat 1') are the engine's own words and stay as they are."""
+        parts = QUOTED.split(message)
+        return "".join(part if i % 2 else SEAT.sub(lambda m: self.seat(int(m.group(1))), part)
+                       for i, part in enumerate(parts))
 
     def to_json(self) -> str:
         """The record as one JSON line (keys in a fixed order, no spaces: deterministic)."""
@@ -90,15 +113,23 @@ def read_log(path: Path, name: str | None = None) -> list[GameRecord]:
     """Every game in a log file; an unreadable file or line is a DataError at file:line."""
     name = name or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise DataError("log file not found", Location(name)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read the log ({exc.__class__.__name__}: {exc})", Location(name)) from None
+    except OSError as exc:
+        raise DataError(f"cannot read the log ({exc.strerror or exc.__class__.__name__})", Location(name)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise LogError("the log is not UTF-8 text; save it as UTF-8", Location(name, line)) from None
+    if text.startswith(BOM):
+        raise LogError("the log starts with a byte-order mark (BOM); save it as UTF-8 without BOM",
+                       Location(name, 1))
     lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     if not first:
-        raise DataError("the log is empty: expected JSON lines or a 'game:' header and actions", Location(name, 1))
+        raise LogError("the log is empty: expected JSON lines or a 'game:' header and actions", Location(name, 1))
     if first.startswith(("{", "[")):
         return _read_json_lines(lines, name)
     return [_read_text(lines, name)]
@@ -111,14 +142,25 @@ def _read_json_lines(lines: Sequence[str], name: str) -> list[GameRecord]:
         if not line or line.startswith("#"):
             continue
         where = Location(name, number)
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"not valid JSON ({exc.msg} at column {exc.colno}); each line must be one game", where) from None
+        data = _json(line, where, "each line must be one game")
         if not isinstance(data, dict):
-            raise DataError("each line must be a JSON object describing one game", where)
+            raise LogError("each line must be a JSON object describing one game", where)
         records.append(_record(data, where, None))
     return records
+
+
+def _json(text: str, where: Location, hint: str) -> Any:
+    """JSON from a log line; a cut-off line, deep nesting or a giant number is a LogError there."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        cut = exc.pos >= len(text.rstrip())
+        reason = "the line is cut off: the log may be truncated" if cut else f"{exc.msg} at column {exc.colno}"
+        raise LogError(f"not valid JSON ({reason}); {hint}", where) from None
+    except RecursionError:
+        raise LogError(f"the JSON is nested too deeply to be a game record; {hint}", where) from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise LogError(f"unreadable JSON ({_short(str(exc), 80)}); {hint}", where) from None
 
 
 def _read_text(lines: Sequence[str], name: str) -> GameRecord:
@@ -139,7 +181,7 @@ def _read_text(lines: Sequence[str], name: str) -> GameRecord:
             key = key.strip().lower()
             if sep and key in HEADER_KEYS:
                 if key in header:
-                    raise DataError(f"header '{key}' is given twice", Location(name, number))
+                    raise LogError(f"header '{key}' is given twice", Location(name, number))
                 header[key] = (value.strip(), number)
                 header_line = header_line or number
                 continue
@@ -150,51 +192,77 @@ def _read_text(lines: Sequence[str], name: str) -> GameRecord:
     data: dict[str, Any] = {}
     for key, (value, number) in header.items():
         if key in ("deal", "result"):
-            try:
-                data[key] = json.loads(value)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"'{key}' must be JSON on one line ({exc.msg})", Location(name, number)) from None
+            data[key] = _json(value, Location(name, number), f"'{key}' must be JSON on one line")
         elif key in ("players", "seed", "index"):
             try:
+                if len(value) > 40:
+                    raise ValueError(value)
                 data[key] = int(value)
             except ValueError:
-                raise DataError(f"'{key}' must be a whole number, got {value!r}", Location(name, number)) from None
+                raise LogError(f"'{key}' must be a whole number, got {_short(value)}", Location(name, number)) from None
         elif key in ("bots", "names"):
             data[key] = [b.strip() for b in value.split(",") if b.strip()]
         else:
             data[key] = value
     data["actions"] = actions
-    return _record(data, where, tuple(action_lines))
+    deal_line = header.get("deal", header.get("seed", ("", where.line)))[1]
+    return _record(data, where, tuple(action_lines), deal_line)
 
 
-def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, ...] | None) -> GameRecord:
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) < 10**15
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, ...] | None,
+            deal_line: int = 0) -> GameRecord:
     def need(key: str, kind: type | tuple[type, ...], what: str) -> Any:
         if key not in data:
-            raise DataError(f"the game record has no '{key}' ({what})", where)
+            raise LogError(f"the game record has no '{key}' ({what})", where)
         value = data[key]
         if not isinstance(value, kind) or isinstance(value, bool):
-            raise DataError(f"'{key}' must be {what}, got {value!r}", where)
+            raise LogError(f"'{key}' must be {what}, got {_short(value)}", where)
         return value
 
     game = need("game", str, "the game id, e.g. counterattack")
     players = need("players", int, "the number of players")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise LogError(f"'players' must be a number of players, got {_short(players)}", where)
     actions = need("actions", list, "the list of actions as text")
     if not all(isinstance(a, str) for a in actions):
-        raise DataError("'actions' must be a list of strings such as \"play 14 red\"", where)
+        raise LogError("'actions' must be a list of strings such as \"play 14 red\"", where)
     deal = data.get("deal")
     if deal is not None and not isinstance(deal, dict):
-        raise DataError(f"'deal' must be a JSON object, got {type(deal).__name__}", where)
+        raise LogError(f"'deal' must be a JSON object, got {type(deal).__name__}", where)
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise DataError(f"'seed' must be a whole number, got {seed!r}", where)
+    if seed is not None and not (_is_int(seed) and abs(seed) < 2**64):
+        raise LogError(f"'seed' must be a whole number below 2**64, got {_short(seed)}", where)
     if deal is None and seed is None:
-        raise DataError("the game record gives neither a 'deal' nor a 'seed' to deal the cards from", where)
+        raise LogError("the game record gives neither a 'deal' nor a 'seed' to deal the cards from", where)
     bots = data.get("bots") or []
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+        raise LogError(f"'bots' must be a list of bot names, one per seat, got {_short(bots)}", where)
     names = data.get("names") or []
     if names and (not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names)):
-        raise DataError(f"'names' must name each of the {players} players, in seat order", where)
+        raise LogError(f"'names' must name each of the {players} players, in seat order", where)
     result = data.get("result")
+    if result is not None:
+        scores, winners = (result.get("scores"), result.get("winners")) if isinstance(result, dict) else (None, None)
+        if not (isinstance(scores, list) and all(_is_number(s) for s in scores)):
+            raise LogError(f"'result' must hold 'scores', a list of numbers, got {_short(scores)}", where)
+        if not (isinstance(winners, list) and all(_is_int(w) and 0 <= w < players for w in winners)):
+            raise LogError(f"'result' must hold 'winners', a list of seat indexes 0..{players - 1}, "
+                           f"got {_short(winners)}", where)
     index = data.get("index")
+    if index is not None and not (_is_int(index) and 0 <= index < 2**63):
+        raise LogError(f"'index' must be a whole number, got {_short(index)}", where)
     one_line = action_lines is None
     lines = action_lines if action_lines is not None else (where.line,) * len(actions)
     return GameRecord(
@@ -203,13 +271,14 @@ def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, .
         actions=tuple(actions),
         deal=deal,
         seed=seed,
-        bots=tuple(str(b) for b in bots),
-        index=index if isinstance(index, int) else None,
+        bots=tuple(bots),
+        index=index,
         result=result if isinstance(result, dict) else None,
         where=where,
         action_lines=lines,
         one_line=one_line,
         names=tuple(names),
+        deal_line=deal_line or where.line,
     )
 
 
@@ -237,25 +306,26 @@ class Replay:
 def replay(rules: Rules, record: GameRecord, check: bool = True) -> Replay:
     """Play the recorded actions from the recorded deal; stop at the first illegal one."""
     outcome = Replay(record)
-    deal = record.deal if record.deal is not None else rules.random_deal(record.players, random.Random(record.seed))
     if record.players not in rules.player_counts:
         counts = ", ".join(str(p) for p in rules.player_counts)
         raise DataError(f"{record.game} is played by {counts} players, the log says {record.players}", record.where)
+    deal = record.deal if record.deal is not None else rules.random_deal(record.players, random.Random(record.seed))
     try:
         state = rules.new_state(record.players, json.loads(json.dumps(deal)), check)
-    except IllegalAction as exc:
-        outcome.problem = f"line {record.where.line}: the deal is not possible: {exc.message}"
+    except (IllegalAction, DataError) as exc:
+        outcome.problem = f"line {record.deal_line}: the deal is not possible: {record.speak(exc.message)}"
         return outcome
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
-        raise DataError(f"the deal does not fit {record.game} ({exc.__class__.__name__}: {exc})", record.where) from None
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError, RecursionError) as exc:
+        raise DataError(f"the deal does not fit {record.game} ({exc.__class__.__name__}: {_short(str(exc), 80)})",
+                        Location(record.where.file, record.deal_line)) from None
     outcome.state = state
-    for number, (text, line) in enumerate(zip(record.actions, record.action_lines), 1):
+    for number, (text, line) in enumerate(zip(record.actions, record.action_lines, strict=True), 1):
         prefix = f"line {line}: action {number} ({text!r})" if record.one_line else f"line {line}"
         if state.is_terminal():
             outcome.problem = f"{prefix}: the game is already over"
             return outcome
         try:
-            action = state.string_to_action(text)
+            action = state.string_to_action(text)  # engines parse; a hostile text is still only a string
             if action not in state.legal_actions():
                 # the engine names the rule: applying it under check raises IllegalAction
                 state.apply_action(action)
@@ -273,3 +343,14 @@ def replay(rules: Rules, record: GameRecord, check: bool = True) -> Replay:
             outcome.problem = (f"line {record.where.line}: the log records scores {want['scores']} and winners "
                                f"{want['winners']}, but the replay gives {got['scores']} and {got['winners']}")
     return outcome
+
+
+def unfinished(outcome: Replay) -> str | None:
+    """Where a legal replay stops short of the end of the game (a truncated log), or None."""
+    if not outcome.legal or outcome.finished or outcome.state is None:
+        return None
+    record = outcome.record
+    line = record.action_lines[-1] if record.action_lines else record.deal_line
+    to_act = outcome.state.current_player()
+    return (f"line {line}: the log ends here, after {outcome.actions} actions, but the game is not over "
+            f"({record.seat(to_act)} to act); the log may be truncated")

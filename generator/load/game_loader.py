@@ -47,7 +47,8 @@ def load_game(project: Project, game_id: str) -> Game:
         doc = read_yaml(path, name)
         where = Location(name, 1)
         if doc is None:
-            continue
+            raise DataError("empty file: it holds no YAML (a mapping such as 'components:' is expected); "
+                            "fill it in or delete it", where)
         top = Section(doc, f"{name}", where)
         top.done(TOP_LEVEL)
         for key in list(top.data):
@@ -90,7 +91,8 @@ def _build_game(
     play_time = _minutes(meta.take("play_time", (int, dict)), meta.where("play_time"))
     age = meta.take_int("age", lo=0, hi=99)
     credits = tuple(
-        _credit(entry, where) for entry, where in list_entries(meta.take("credits", list, []), "credits", meta.where("credits"))
+        _credit(entry, where)
+        for entry, where in list_entries(meta.take("credits", list, []), "credits", meta.where("credits"))
     )
     notes = tuple(str(n) for n in meta.take("design_notes", list, []))
     note = meta.take("designed", str, None)
@@ -106,7 +108,8 @@ def _build_game(
     for entry, where in components_raw:
         component = parse_component(entry, where, decisions)
         if component.id in seen:
-            raise DataError(f"duplicate component id {component.id!r} (first at {seen[component.id]})", component.location)
+            raise DataError(f"duplicate component id {component.id!r} (first at {seen[component.id]})",
+                            component.location)
         seen[component.id] = component.location
         components.append(component)
     by_id = {c.id: c for c in components}
@@ -127,7 +130,7 @@ def _build_game(
                 raise DataError(
                     f"player_counts key {key!r} must be a player count {players_min}..{players_max}", key_where
                 )
-            player_counts[key] = _player_count(key, table.take(key, dict), key_where, by_id)
+            player_counts[key] = _player_count(key, table.take(key, dict), key_where, by_id)  # type: ignore[arg-type]  # int keys
         table.done()
 
     rules: Any = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import string
 from types import MappingProxyType
 from typing import Any
 
@@ -26,6 +27,26 @@ MAX_COUNT = 1_000
 
 # Keys an item entry uses for itself; every other key is a field value.
 ITEM_KEYS = ("id", "count", "generate", "back", "designed")
+
+
+MAX_ID_WIDTH = 100  # an id is a short name: no format width or precision beyond this
+
+
+def check_pattern(pattern: str, where: Location) -> None:
+    """An id pattern may name fields and pad them ('{rank:02}'); nothing more, since the data is
+    untrusted: no attribute or index lookups ('{suit.__class__}') and no giant widths."""
+    try:
+        parts = list(string.Formatter().parse(pattern))
+    except ValueError as exc:
+        raise DataError(f"id pattern {pattern!r} is not a valid pattern ({exc})", where) from None
+    for _literal, field_name, spec, _conversion in parts:
+        if field_name is None:
+            continue
+        if not field_name.isidentifier():
+            raise DataError(f"id pattern {pattern!r}: '{{{field_name}}}' must name a field, like '{{rank}}'", where)
+        if "{" in (spec or "") or any(int(d) > MAX_ID_WIDTH for d in re.findall(r"\d+", spec or "")):
+            raise DataError(f"id pattern {pattern!r}: format '{spec}' is not allowed "
+                            f"(widths up to {MAX_ID_WIDTH}, e.g. '{{rank:02}}')", where)
 
 
 def check_id(value: str, what: str, where: Location) -> str:
@@ -204,6 +225,7 @@ def parse_items(
                 return _s.location
             return _s.where(key) if _s.has(key) else _g
 
+        check_pattern(pattern, section.where("id"))
         for combo in generated:
             raw = {**constants, **combo}
             try:

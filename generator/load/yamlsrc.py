@@ -86,9 +86,9 @@ class _PyLineLoader(_Guards, yaml.SafeLoader):
 
 
 if getattr(yaml, "__with_libyaml__", False):
-    from yaml._yaml import CParser  # type: ignore[import-not-found]
+    from yaml._yaml import CParser
 
-    class _CLineLoader(_Guards, CParser, SafeConstructor, Resolver):  # type: ignore[misc]
+    class _CLineLoader(_Guards, CParser, SafeConstructor, Resolver):
         """libyaml scans and parses (about 7x faster); composition stays in Python for the guards."""
 
         get_single_node = Composer.get_single_node
@@ -110,21 +110,28 @@ else:
 
 
 def _construct_map(loader: Any, node: yaml.MappingNode) -> Any:
+    # Merge keys (`<<: *base`) put the merged pairs first; the mapping's own keys follow and
+    # override them, as YAML says. Only a key written twice in the mapping itself is a duplicate.
+    own = sum(1 for key_node, _value in node.value if key_node.tag != "tag:yaml.org,2002:merge")
     loader.flatten_mapping(node)
+    merged = len(node.value) - own
     result = YMap()
     result.location = _mark(loader, node)
     result.key_locations = {}
     yield result
-    for key_node, value_node in node.value:
+    written: set[Any] = set()
+    for index, (key_node, value_node) in enumerate(node.value):
         key = loader.construct_object(key_node, deep=True)
         where = _mark(loader, key_node)
         try:
             hash(key)
         except TypeError:
             raise DataError("a mapping key must be a plain value, not a list or mapping", where) from None
-        if key in result.key_locations:
-            first = result.key_locations[key]
-            raise DataError(f"duplicate key {key!r} (first given on line {first.line})", where)
+        if index >= merged:
+            if key in written:
+                first = result.key_locations[key]
+                raise DataError(f"duplicate key {key!r} (first given on line {first.line})", where)
+            written.add(key)
         result[key] = loader.construct_object(value_node, deep=True)
         result.key_locations[key] = where
 

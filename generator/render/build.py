@@ -229,12 +229,13 @@ def _farm_out(jobs: list[Job], parallel: int) -> dict[int, Any]:
     Only where fork exists and it pays: two or more jobs and more than one core.
     """
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+
+    from generator.workers import process_pool
 
     if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         return {}
     _FORKED_JOBS[:] = jobs
-    pool = ProcessPoolExecutor(max_workers=min(parallel, len(jobs)), mp_context=multiprocessing.get_context("fork"))
+    pool = process_pool(min(parallel, len(jobs)))
     futures = {id(job): pool.submit(_run_forked, i) for i, job in enumerate(jobs)}
     pool.shutdown(wait=False)  # workers finish the queued jobs; results are collected in job order
     return futures

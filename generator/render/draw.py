@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from generator.render.glyphs import draw_runs, text_width
 from generator.render.icons import draw_icon
 from generator.render.layout import Element, Face
 from generator.render.text import bold_of, fit_line, set_text
@@ -103,12 +104,9 @@ def _text(c: Any, e: Element, face: Face, bleed: float) -> None:
         c.rotate(-rotate)  # layouts rotate clockwise, like most drawing tools
         x, y = 0.0, 0.0
     align = e.get("align")
-    if align == "right":
-        c.drawRightString(x, y, text)
-    elif align in ("centre", "center"):
-        c.drawCentredString(x, y, text)
-    else:
-        c.drawString(x, y, text)
+    if align in ("right", "centre", "center"):
+        x -= text_width(text, font, size) / (1 if align == "right" else 2)
+    draw_runs(c, x, y, text, font, size)  # the fallback font where the chosen one has no glyph
     if rotate:
         c.restoreState()
 
@@ -150,9 +148,7 @@ def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
                     x += setting.size
                 else:
                     face_font = bold_font if piece.bold else font
-                    c.setFont(face_font, setting.size)
-                    c.drawString(x, baseline, piece.text)
-                    x += stringWidth(piece.text, face_font, setting.size)
+                    x += draw_runs(c, x, baseline, piece.text, face_font, setting.size)
             x += space
 
 

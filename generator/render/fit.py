@@ -14,6 +14,7 @@ from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.build import printable
 from generator.render.faces import renderer
+from generator.render.glyphs import describe, missing
 from generator.render.layout import Element, Face, back_layout
 from generator.render.text import bold_of, fit_line, set_text, unknown_icons
 from generator.render.units import pt
@@ -60,7 +61,29 @@ def _side_checks(game: Game, component: Component, side: str, layout_name: str, 
             failures.extend(Check(check_name, "fits its face", f"{problem} on {item.key} (box at {box})", False,
                                   item.location) for item, problem in found)
     checks.extend(failures)
+    checks.extend(_glyph_checks(name, resolved))
     return checks
+
+
+def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
+    """Text a shipped font cannot draw fails, naming the card, the element and the character."""
+    failures: list[Check] = []
+    for item, face in resolved:
+        for element in face.elements:
+            if element.type not in ("text", "textbox"):
+                continue
+            text, font = element.get("text"), element.get("font")
+            fonts = [font]
+            if element.type == "textbox" and "**" in text:
+                fonts.append(element.get("bold_font") or bold_of(font))
+            lost = missing(text, *fonts, fallback=True)
+            if lost:
+                more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
+                chars = ", ".join(describe(c) for c in lost[:3]) + more
+                failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
+                                      f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
+                                      False, item.location))
+    return failures
 
 
 def _misfit(element: Element, face: Face) -> str | None:

@@ -26,6 +26,11 @@ FONT_FILES: dict[str, str] = {
     "Serif-Semibold": "SourceSerifPro-Semibold.ttf",
 }
 
+# Drawn for characters the chosen font lacks (Latin Extended, Greek, Cyrillic, ...): DejaVu Sans,
+# Bitstream Vera licence (free, see generator/fonts/LICENSE-DejaVu.txt). Not offered to layouts by name.
+FALLBACK = "Fallback"
+FALLBACK_FILE = "DejaVuSans.ttf"
+
 FAMILIES = {
     "Sans": ("Sans", "Sans-Bold", "Sans-Italic", "Sans-BoldItalic"),
     "Serif": ("Serif", "Serif-Bold", "Serif-Italic", "Serif-Bold"),
@@ -39,7 +44,7 @@ def register_fonts() -> tuple[str, ...]:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for name, filename in FONT_FILES.items():
+    for name, filename in (*FONT_FILES.items(), (FALLBACK, FALLBACK_FILE)):
         pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
     for family, (normal, bold, italic, bold_italic) in FAMILIES.items():
         addMapping(family, 0, 0, normal)

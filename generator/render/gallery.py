@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator import __version__
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project, write_atomic
+from generator.render.sandbox import LimitedEnvironment
 
 TEMPLATE = "site/index.html.j2"
 BUILT_IN = Path(__file__).resolve().parent
@@ -94,7 +94,7 @@ def collect(game: Game, project: Project, valid: bool | None, failures: list[str
 
 
 def render_gallery(project: Project, games: list[GalleryGame]) -> str:
-    env = ImmutableSandboxedEnvironment(
+    env = LimitedEnvironment(
         loader=ChoiceLoader([FileSystemLoader(str(project.templates_dir)), FileSystemLoader(str(BUILT_IN))]),
         autoescape=True,
         undefined=StrictUndefined,

@@ -27,6 +27,7 @@ shared backs) are drawn once as a PDF form.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from generator.errors import DataError, Location
 from generator.load.yamlsrc import YMap, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.glyphs import composed
 from generator.render.icons import ICONS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
@@ -154,10 +156,11 @@ class LayoutLibrary:
 
     def __init__(self, project: Project) -> None:
         from jinja2 import StrictUndefined
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        from generator.render.sandbox import LimitedEnvironment
 
         self.project = project
-        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+        self.env = LimitedEnvironment(undefined=StrictUndefined, autoescape=False)
         self._cache: dict[str, Layout] = {}
         self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
 
@@ -321,6 +324,9 @@ class LayoutLibrary:
         elements = []
         for element in layout.elements:
             rows, cols = (self._repeats(element, key, context, item) for key in ("rows", "cols"))
+            if rows * cols > MAX_REPEAT:
+                raise DataError(f"element '{element.name}' rows x cols makes {rows * cols} copies, "
+                                f"at most {MAX_REPEAT}", element.values["rows"].where)
             for row in range(rows):
                 for col in range(cols):
                     scope = context if rows == cols == 1 else {**context, "row": row, "col": col}
@@ -414,9 +420,12 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if isinstance(value, bool):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}", where)
         try:
-            return float(value)
-        except (TypeError, ValueError):
+            number = float(value)
+        except (TypeError, ValueError, OverflowError):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}{whose}", where) from None
+        if not math.isfinite(number):  # never let inf or nan reach a PDF
+            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{whose}", where)
+        return number
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -426,7 +435,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{whose}", where)
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise DataError(f"element '{element}' {key} must be a string, got {value!r}", where)
-    value = str(value)
+    value = composed(str(value))  # 'u' + combining accent drawn as 'ú', which the fonts have
     if kind == "colour":
         value = value.strip()
         if value != "none" and not HEX.match(value):

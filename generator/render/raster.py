@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.layout import Face, back_layout
 from generator.render.units import DPI, pt, px
+from generator.workers import process_pool
 
 if TYPE_CHECKING:
     from generator.render.cache import BuildCache
@@ -48,7 +49,7 @@ class Workers:
         if self.jobs == 1 or count < 4:
             return _render_pages(pdf, scale, list(range(count)))
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+            self._pool = process_pool(self.jobs, fork=False)
         size = math.ceil(count / self.jobs)
         chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
         results: list[bytes] = []

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from generator.render.glyphs import text_width
 from generator.render.icons import ICONS
 
 ICON_SCALE = 1.0  # an inline icon is a square this many ems wide
@@ -92,14 +93,13 @@ def bold_of(font: str) -> str:
 
 
 def _width(word: Word, font: str, bold_font: str, size: float) -> float:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
     total = 0.0
     for piece in word:
         if piece.icon:
             total += size * ICON_SCALE
         else:
-            total += stringWidth(piece.text, bold_font if piece.bold else font, size)
+            total += text_width(piece.text, bold_font if piece.bold else font, size)
     return total
 
 
@@ -149,11 +149,10 @@ def set_text(text: str, font: str, bold_font: str, size: float, min_size: float,
 @lru_cache(maxsize=4096)
 def fit_line(text: str, font: str, size: float, min_size: float, max_width: float) -> tuple[float, bool]:
     """The size at which a single line fits `max_width` points (shrinking to `min_size`), and whether it does."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
 
     current = size
     while True:
-        fits = stringWidth(text, font, current) <= max_width + 1e-6
+        fits = text_width(text, font, current) <= max_width + 1e-6
         if fits or current - SHRINK_STEP < min_size - 1e-9:
             return current, fits
         current -= SHRINK_STEP

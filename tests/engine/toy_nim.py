@@ -63,9 +63,9 @@ class NimState(State):
         if self.over:
             raise IllegalAction("the game is over")
         if not 1 <= action <= self.rules.take_max:
-            raise IllegalAction(f"seat {self.seat + 1} took {action} but may take 1 to {self.rules.take_max}")
+            raise IllegalAction(f"seat {self.seat} took {action} but may take 1 to {self.rules.take_max}")
         if action > self.heap:
-            raise IllegalAction(f"seat {self.seat + 1} took {action} but only {self.heap} stones are left")
+            raise IllegalAction(f"seat {self.seat} took {action} but only {self.heap} stones are left")
         self.history.append(action)
         self.heap -= action
         if self.heap == 0:

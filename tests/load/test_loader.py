@@ -263,3 +263,48 @@ def test_missing_game_yaml(tmp_path: Path) -> None:
     with pytest.raises(DataError) as info:
         load_game(project, "nope")
     assert "no game 'nope': data/nope/game.yaml not found (games: toy)" in str(info.value)
+
+
+def test_a_game_folder_with_yaml_but_no_game_yaml_is_an_error(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    project = make_project(tmp_path)
+    lost = tmp_path / "data" / "lost"
+    lost.mkdir()
+    (lost / "cards.yaml").write_text(CARDS_YAML)
+    (tmp_path / "data" / "art").mkdir()  # a folder without YAML is not a game and not an error
+    with pytest.raises(DataError) as info:
+        project.game_ids()
+    assert str(info.value).startswith("data/lost/game.yaml: data/lost/ holds YAML files but no game.yaml")
+    from tests.helpers import run_pnp
+
+    code, out, err = run_pnp(capsys, "--root", str(tmp_path), "list")
+    assert code == 2 and out == "" and err.count("\n") == 1 and "no game.yaml" in err
+
+
+@pytest.mark.parametrize("content", ["", "# only a comment\n", "---\n"])
+def test_an_empty_yaml_file_is_reported_at_that_file(tmp_path: Path, content: str) -> None:
+    project = make_project(tmp_path)
+    (tmp_path / "data" / "toy" / "cards.yaml").write_text(content)
+    assert error_of(project).startswith("data/toy/cards.yaml:1: empty file")
+
+
+def test_a_merge_key_then_an_override_is_legal_yaml(tmp_path: Path) -> None:
+    cards = CARDS_YAML.replace("""    items:
+      - generate: {suit: [red, blue], rank: {range: [1, 3]}}
+        id: "{suit}-{rank}"
+""", """    items:
+      - &red {id: red-1, suit: red, rank: 1}
+      - {<<: *red, id: red-2, rank: 2}
+      - <<: *red
+        id: red-3
+        rank: 3
+      - {<<: *red, id: blue-1, suit: blue}
+      - {<<: *red, id: blue-2, suit: blue, rank: 2}
+      - {<<: *red, id: blue-3, suit: blue, rank: 3}
+""")
+    crew = load_game(make_project(tmp_path, cards), "toy").component("crew")
+    assert [(i.id, i.fields["suit"], i.fields["rank"]) for i in crew.items] == [
+        ("red-1", "red", 1), ("red-2", "red", 2), ("red-3", "red", 3),
+        ("blue-1", "blue", 1), ("blue-2", "blue", 2), ("blue-3", "blue", 3)]
+    twice = cards.replace("id: red-3\n", "id: red-3\n        id: red-4\n")
+    assert error_of(make_project(tmp_path / "again", twice)).startswith(
+        "data/toy/cards.yaml:16: duplicate key 'id' (first given on line 15)")

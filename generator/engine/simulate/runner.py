@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import importlib
 import json
-import multiprocessing
 import random
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +23,7 @@ from generator.engine.replay import GameRecord, result_dict
 from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
+from generator.workers import process_pool
 
 CHUNK = 1000  # games per task at most: large enough that process overhead vanishes
 MIN_CHUNKS = 16  # small runs (slow bots) still split into enough tasks to keep every core busy
@@ -189,9 +188,6 @@ def _results(spec: SimSpec, layout: list[tuple[int, int]], jobs: int) -> Iterato
         for start, stop in layout:
             yield run_chunk(spec, start, stop)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    workers = min(jobs, len(layout))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with process_pool(min(jobs, len(layout))) as pool:
         # map() yields in submission order, so chunks merge in index order.
         yield from pool.map(_run_chunk_task, [(spec, start, stop) for start, stop in layout])

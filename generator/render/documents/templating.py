@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.errors import DataError, Location
 from generator.model import Game
+from generator.render.glyphs import drawable_lines
+from generator.render.sandbox import LimitedEnvironment
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"
@@ -89,9 +90,9 @@ def join_and(values: Any, last: str = "and") -> str:
 
 
 @lru_cache(maxsize=1)
-def environment() -> ImmutableSandboxedEnvironment:
+def environment() -> LimitedEnvironment:
     """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
-    env = ImmutableSandboxedEnvironment(
+    env = LimitedEnvironment(
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -152,7 +153,7 @@ def render_template(
         raise
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    return split_marks(text)
+    return drawable_lines(split_marks(text), display)
 
 
 def _clean(message: str | None) -> str:

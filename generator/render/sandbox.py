@@ -1,0 +1,260 @@
+"""The one Jinja environment for untrusted templates: sandboxed, and with limits.
+
+Layouts, rulebooks, sheets and the site template are data that anyone may
+send. Jinja's immutable sandbox already stops attribute tricks; this class adds
+limits on what a template may cost, so that `range(10**9)`, `'x' * 10**9`,
+`2.0**10000`, `lipsum(10**6)`, a format width of 2e9 or a macro calling itself
+end in one `TemplateLimit` (a Jinja `SecurityError`, which callers already turn
+into a file:line error) within a fraction of a second, not in a hung build or
+an exhausted memory.
+
+The limits are counted, never timed, so the same template fails the same way on
+every machine: each render gets a budget of operations (calls, arithmetic, range
+steps), output is capped in size while it streams, numbers in bits, strings and
+lists in length, and calls in depth.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import Template
+from jinja2.runtime import Context
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
+MAX_OUTPUT = 2_000_000  # characters one render may produce
+MAX_SEQUENCE = 100_000  # characters of a string, or entries of a list, that one operation may build
+MAX_RANGE = 10_000  # entries of one range()
+MAX_INT_BITS = 1024  # about 300 decimal digits: far beyond any card value
+MAX_DEPTH = 40  # nested calls (macros calling macros)
+MAX_WIDTH = 1_000  # a format width or precision
+MAX_LIPSUM = 20  # paragraphs of placeholder text
+
+
+class TemplateLimit(SecurityError):
+    """A template asked for more than a card, a rulebook or a page can need."""
+
+
+@dataclass
+class _Budget:
+    left: int = MAX_OPERATIONS
+    depth: int = 0
+
+    def spend(self, amount: int = 1) -> None:
+        self.left -= amount
+        if self.left < 0:
+            raise TemplateLimit(f"the template does too much work (more than {MAX_OPERATIONS} operations); "
+                                "simplify its loops")
+
+
+_BUDGET: ContextVar[_Budget | None] = ContextVar("template_budget", default=None)
+_WIDTH = re.compile(r"(\d+)")
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d*)(?:\.(\*|\d*))?")
+
+
+def _budget() -> _Budget:
+    budget = _BUDGET.get()
+    if budget is None:  # a template used without new_context (never in our code): start one
+        budget = _Budget()
+        _BUDGET.set(budget)
+    return budget
+
+
+def _check_number(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise TemplateLimit(f"a number over {MAX_INT_BITS} bits is too large for a template")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise TemplateLimit(f"the result {value} is not a finite number")
+    return value
+
+
+def _size(value: Any) -> int | None:
+    return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
+
+
+def _check_format(text: str) -> None:
+    """A `str.format` string: widths from the arguments ('{:{}}') are refused, literal ones checked."""
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError:
+        return  # str.format itself will refuse it, cheaply
+    for _literal, _field, spec, _conversion in parts:
+        if spec and "{" in spec:
+            raise TemplateLimit("a format width taken from an argument ('{:{}}') is not allowed in templates")
+        _check_spec(spec or "")
+
+
+def _check_percent(text: str) -> None:
+    """A `%` format string: '*' widths are refused, and each conversion's width and precision checked."""
+    for width, precision in _PERCENT.findall(text):
+        if "*" in (width, precision):
+            raise TemplateLimit("a '*' width taken from an argument is not allowed in templates")
+        _check_spec(f"{width}.{precision}")
+
+
+def _check_spec(spec: str) -> None:
+    """Refuse format specifications with huge widths or precisions ('{:>2000000000}', '%.2000000000f')."""
+    for digits in _WIDTH.findall(spec):
+        if len(digits) > 4 or int(digits) > MAX_WIDTH:
+            raise TemplateLimit(f"a format width or precision of {digits[:12]} is too large (at most {MAX_WIDTH})")
+
+
+class LimitedRange:
+    """range() for templates: at most MAX_RANGE entries, each step paid from the render's budget."""
+
+    def __init__(self, *args: int) -> None:
+        for arg in args:
+            if not isinstance(arg, int) or isinstance(arg, bool):
+                raise TemplateLimit(f"range() takes whole numbers, got {arg!r}")
+        self._range = range(*args)
+        if len(self._range) > MAX_RANGE:
+            raise TemplateLimit(f"range of {len(self._range)} entries is too large (at most {MAX_RANGE})")
+
+    def __iter__(self) -> Iterator[int]:
+        budget = _budget()
+        for value in self._range:
+            budget.spend()
+            yield value
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    def __repr__(self) -> str:
+        return repr(self._range)
+
+
+class LimitedTemplate(Template):
+    """A template whose every top-level render (or expression evaluation) starts a fresh budget."""
+
+    def new_context(self, vars: dict[str, Any] | None = None, shared: bool = False,
+                    locals: Any = None) -> Context:
+        if not shared and vars is not None:  # a render or an expression; includes share the caller's budget
+            _BUDGET.set(_Budget())
+        return super().new_context(vars, shared, locals)
+
+
+class LimitedEnvironment(ImmutableSandboxedEnvironment):
+    """Jinja's immutable sandbox with counted limits (see the module docstring)."""
+
+    template_class = LimitedTemplate
+    intercepted_binops = frozenset({"*", "**", "+", "%", "//", "/"})
+    intercepted_unops = frozenset({"-"})
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.globals["range"] = LimitedRange
+        self.globals["lipsum"] = _lipsum
+        self.filters["format"] = _format
+        self.filters["center"] = _center
+        self.filters["indent"] = _indent
+        self.concat = _concat  # type: ignore[method-assign]
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        _budget().spend()
+        if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)):
+            if isinstance(right, int) and isinstance(left, int) and right > 0 and \
+                    abs(left) > 1 and right * math.log2(abs(left)) > MAX_INT_BITS:
+                raise TemplateLimit(f"{left} ** {right} is too large for a template")
+            if (isinstance(left, float) or isinstance(right, float)) and \
+                    (abs(right) > MAX_INT_BITS or (left == 0 and right < 0)):
+                raise TemplateLimit(f"{left} ** {right} is out of range for a template")
+        if operator == "*":
+            for sized, times in ((left, right), (right, left)):
+                length = _size(sized)
+                if length is not None and isinstance(times, int) and length * max(times, 0) > MAX_SEQUENCE:
+                    raise TemplateLimit(f"repeating a {type(sized).__name__} to {length * times} entries "
+                                        f"is too large (at most {MAX_SEQUENCE})")
+            if isinstance(left, int) and isinstance(right, int) and \
+                    left.bit_length() + right.bit_length() > MAX_INT_BITS:
+                raise TemplateLimit("the product is too large for a template")
+        if operator == "+":
+            sizes = (_size(left), _size(right))
+            if sizes[0] is not None and sizes[1] is not None and sizes[0] + sizes[1] > MAX_SEQUENCE:
+                raise TemplateLimit(f"joining to {sizes[0] + sizes[1]} entries is too large (at most {MAX_SEQUENCE})")
+        if operator == "%" and isinstance(left, str):
+            _check_percent(left)
+        if operator in ("/", "//", "%") and isinstance(right, (int, float)) and right == 0 and \
+                isinstance(left, (int, float)):
+            raise TemplateLimit(f"division by zero ({left} {operator} 0)")
+        try:
+            result = super().call_binop(context, operator, left, right)
+        except OverflowError:
+            raise TemplateLimit(f"{left} {operator} {right} is out of range for a template") from None
+        return _check_number(result)
+
+    def call_unop(self, context: Context, operator: str, arg: Any) -> Any:
+        _budget().spend()
+        return super().call_unop(context, operator, arg)
+
+    def wrap_str_format(self, value: Any) -> Any:
+        """`'{:>9}'.format(...)` in a template: the format string is checked before it runs."""
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None:
+            _check_format(str(value.__self__))
+        return wrapped
+
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
+        budget = _budget()
+        budget.spend()
+        if budget.depth >= MAX_DEPTH:
+            raise TemplateLimit(f"calls nested more than {MAX_DEPTH} deep (a macro calling itself?)")
+        budget.depth += 1
+        try:
+            return _check_number(super().call(__context, __obj, *args, **kwargs))
+        except (OverflowError, RecursionError, MemoryError) as exc:
+            raise TemplateLimit(f"the call failed: {type(exc).__name__}") from None
+        finally:
+            budget.depth -= 1
+
+
+def _concat(parts: Iterable[str]) -> str:
+    """`''.join` that stops a runaway template while it streams, before memory fills."""
+    out: list[str] = []
+    total = 0
+    for part in parts:
+        total += len(part)
+        if total > MAX_OUTPUT:
+            raise TemplateLimit(f"the template's output passes {MAX_OUTPUT} characters")
+        out.append(part)
+    return "".join(out)
+
+
+def _format(value: Any, *args: Any, **kwargs: Any) -> str:
+    if not isinstance(value, str):
+        raise TemplateLimit("the format filter needs a string such as '%.1f'")
+    _check_percent(value)
+    if args and kwargs:
+        raise TemplateLimit("the format filter takes positional or keyword arguments, not both")
+    return value % (kwargs or args)
+
+
+def _center(value: Any, width: int = 80) -> str:
+    if not isinstance(width, int) or width > MAX_WIDTH:
+        raise TemplateLimit(f"center width {width!r} is too large (at most {MAX_WIDTH})")
+    return str(value).center(width)
+
+
+def _indent(value: Any, width: int | str = 4, first: bool = False, blank: bool = False) -> str:
+    from jinja2.filters import do_indent
+
+    if (isinstance(width, int) and width > MAX_WIDTH) or (isinstance(width, str) and len(width) > MAX_WIDTH):
+        raise TemplateLimit(f"indent width is too large (at most {MAX_WIDTH})")
+    return do_indent(str(value), width, first, blank)
+
+
+def _lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
+    from jinja2.utils import generate_lorem_ipsum
+
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (n, min, max)) or \
+            n > MAX_LIPSUM or max > 1000 or min > max:
+        raise TemplateLimit(f"lipsum({n!r}) is too much placeholder text (at most {MAX_LIPSUM} paragraphs)")
+    return str(generate_lorem_ipsum(n, html, min, max))
