@@ -21,6 +21,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from generator.errors import DataError, Location
 from generator.model import Game
+from generator.render.documents.markup import escape_literal
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"
@@ -88,6 +89,11 @@ def join_and(values: Any, last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def data_value(value: Any) -> Any:
+    """What a `{{ ... }}` prints is data: its markup characters print as written (a '|' in a card name)."""
+    return escape_literal(value) if isinstance(value, str) else value
+
+
 @lru_cache(maxsize=1)
 def environment() -> ImmutableSandboxedEnvironment:
     """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
@@ -95,6 +101,7 @@ def environment() -> ImmutableSandboxedEnvironment:
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
+        finalize=data_value,
     )
     env.filters.update(words=number_word, plural=plural, join_and=join_and)
     env.globals.update(words=number_word, plural=plural, join_and=join_and)
