@@ -89,6 +89,9 @@ class SceneFlowable(Flowable):
         s = self.scale * mm  # points per scene millimetre
         top = self.height  # scene y runs down from the top of the drawing
         canvas.saveState()
+        frame = canvas.beginPath()  # a scene may show part of a board: nothing spills out of its box
+        frame.rect(0, self.caption_height, self.width, self.drawing_height)
+        canvas.clipPath(frame, stroke=0, fill=0)
         for item in self.scene.items:
             if item.kind == "zone":
                 self._zone(item, s, top)
