@@ -131,8 +131,8 @@ class KeepShort(KeepTogether):
 class HeadingRoom(CondPageBreak):
     """Put before a heading: a new page unless the heading and the start of its section fit here.
 
-    "The start" is `SECTION_START` body lines or the whole section if shorter, and at least
-    the first block when that block cannot be split (a picture, a callout, a short table):
+    "The start" is `SECTION_START` body lines or the whole section if shorter, stretched to the
+    end of any block that begins within it and cannot be split (a picture, a callout, a short table):
     so a heading never stands alone at the foot of a page.
     """
 
@@ -154,10 +154,10 @@ class HeadingRoom(CondPageBreak):
         need = sum(_height(h, width, page, self.canv) for h in headings)
         wanted = self.line * SECTION_START
         body = 0.0
-        for index, flowable in enumerate(rest):
+        for flowable in rest:
             height = _height(flowable, width, page, self.canv)
-            if index == 0 and _unbreakable(flowable, page):
-                wanted = max(wanted, height)
+            if _unbreakable(flowable, page):  # a block that starts in the window moves whole
+                wanted = max(wanted, body + height)
             body += height
             if body >= wanted:
                 break
@@ -318,8 +318,10 @@ class Builder:
             cells: list[Any] = []
             for c, cell in enumerate(row):
                 if isinstance(cell, markup.Field):
-                    tip = " / ".join(markup.plain(t) for t in (row[0], head[c] if head else "")
-                                     if isinstance(t, str) and t.strip())
+                    if head:  # named by its row and its column
+                        tip = " / ".join(markup.plain(t) for t in (row[0], head[c]) if isinstance(t, str) and t.strip())
+                    else:  # named by the words just before it in its row
+                        tip = next((markup.plain(t) for t in reversed(row[:c]) if isinstance(t, str) and t.strip()), "")
                     cells.append(FieldBox(self.field_name(cell.name), self.fillable, box_height,
                                           s.palette.primary, tip))
                 else:
