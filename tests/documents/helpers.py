@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 from pypdf import PdfReader
 
@@ -43,3 +44,64 @@ def fonts(data: bytes) -> dict[str, bool]:
     for page in reader(data).pages:
         walk(page.get("/Resources"))
     return found
+
+
+@dataclass(frozen=True)
+class Run:
+    """One piece of text as drawn: position (points, in its page's own space), font, size."""
+
+    x: float
+    y: float
+    font: str
+    size: float
+    text: str
+
+
+def logical_pages(data: bytes, footer: str) -> list[list[Run]]:
+    """The text runs of every page as a reader sees it, booklet halves included.
+
+    A booklet sheet shows two pages, each a form drawn in its own page space; every
+    page starts with its running footer, so the runs are cut into pages there.
+    """
+    pages: list[list[Run]] = []
+    for page in reader(data).pages:
+        runs: list[Run] = []
+
+        def visit(text: str, cm: list[float], tm: list[float], font: dict | None, size: float) -> None:
+            if not text.strip():
+                return
+            x = cm[4] + tm[4] * cm[0] + tm[5] * cm[2]
+            y = cm[5] + tm[4] * cm[1] + tm[5] * cm[3]
+            name = str(font.get("/BaseFont", "")) if font else ""
+            runs.append(Run(round(x, 1), round(y, 1), name.split("+")[-1], round(size * abs(tm[3] or 1), 2),
+                            text.strip()))
+
+        page.extract_text(visitor_text=visit)
+        for run in runs:
+            if run.text == footer or not pages:
+                pages.append([])
+            pages[-1].append(run)
+    return [p for p in pages if p]
+
+
+def form_placements(data: bytes, page_index: int) -> list[tuple[str, tuple[float, ...]]]:
+    """(form name, matrix a b c d e f) of every form a page draws, in page space (not inside forms)."""
+    from pypdf.generic import ContentStream
+
+    page = reader(data).pages[page_index]
+    content = ContentStream(page.get_contents(), page.pdf)
+    stack: list[tuple[float, ...]] = []
+    ctm: tuple[float, ...] = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    placed: list[tuple[str, tuple[float, ...]]] = []
+    for operands, operator in content.operations:
+        if operator == b"q":
+            stack.append(ctm)
+        elif operator == b"Q":
+            ctm = stack.pop()
+        elif operator == b"cm":
+            a, b, c, d, e, f = (float(v) for v in operands)
+            A, B, C, D, E, F = ctm
+            ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+        elif operator == b"Do":
+            placed.append((str(operands[0]).removeprefix("/FormXob."), ctm))
+    return placed

@@ -13,7 +13,9 @@ from generator.render.documents.rulebook import rulebook_template
 from generator.render.documents.templating import render_template, template_context
 
 ROOT = Path(__file__).resolve().parents[2]
-SEEDS = ROOT.parent / "shared" / "seeds"
+# the rule texts sit beside the checkout (/work/shared beside /work/main), or one level up from a worktree
+SEEDS = next((p / "shared" / "seeds" for p in ROOT.parents if (p / "shared" / "seeds").is_dir()),
+             ROOT.parent / "shared" / "seeds")
 RUN = 8
 
 

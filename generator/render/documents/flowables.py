@@ -26,6 +26,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.errors import DataError, Location
@@ -33,10 +34,13 @@ from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.pictures import FacePicture, resolve
+from generator.render.documents.scenes import SceneFlowable
 from generator.render.documents.styles import Styles
 
 PICTURE_HEIGHT = 48 * mm
 SHORT_LIST = 6
+LONG_TABLE = 0.55      # a table taller than this share of a page may split (its header row repeats)
+SECTION_START = 6      # lines of a section that must fit under its heading, or the heading starts a new page
 # Tables set a cell font even when every cell is a Paragraph; name ours so no unembedded base font appears.
 FONT = ("FONTNAME", (0, 0), (-1, -1), "Sans")
 
@@ -94,6 +98,90 @@ class Slot(Flowable):
         self.caption.drawOn(canvas, 6 * mm, (self.height - h) / 2)
 
 
+class NewPage(CondPageBreak):
+    """`::: pagebreak`: a new page, unless the page is still empty (no blank pages)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        frame = self._doctemplateAttr("frame")
+        if frame is not None and not getattr(frame, "_atTop", False):
+            frame.add_generated_content(PageBreak())
+        return 0, 0
+
+
+class KeepShort(KeepTogether):
+    """A table kept whole on one page, unless it is too long to read as one piece anyway."""
+
+    def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
+        if getattr(self, "_wrapInfo", None) != (avail_width, avail_height):
+            self.wrap(avail_width, avail_height)
+        frame = getattr(self, "_frame", None)
+        page = frame._height if frame is not None else avail_height
+        if self._H > page * LONG_TABLE:
+            return list(self._content)
+        return super().split(avail_width, avail_height)
+
+    def is_short(self, page: float) -> bool:
+        """After a wrap: whether the table is kept whole on a page this tall."""
+        return bool(self._H <= page * LONG_TABLE)
+
+
+class HeadingRoom(CondPageBreak):
+    """Put before a heading: a new page unless the heading and the start of its section fit here.
+
+    "The start" is `SECTION_START` body lines or the whole section if shorter, stretched to the
+    end of any block that begins within it and cannot be split (a picture, a callout, a short table):
+    so a heading never stands alone at the foot of a page.
+    """
+
+    def __init__(self, section: list[Flowable], line: float) -> None:
+        super().__init__(0)
+        self.section, self.line = section, line
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        frame = self._doctemplateAttr("frame")
+        page = frame._height if frame is not None else avail_height
+        need = self.needed(avail_width, page)
+        if need > avail_height and need <= page and frame is not None and not getattr(frame, "_atTop", False):
+            frame.add_generated_content(PageBreak())
+        return 0, 0
+
+    def needed(self, width: float, page: float) -> float:
+        headings = [f for f in self.section if isinstance(f, HeadingPara)]
+        rest = self.section[len(headings):]
+        need = sum(_height(h, width, page, self.canv) for h in headings)
+        wanted = self.line * SECTION_START
+        body = 0.0
+        for flowable in rest:
+            height = _height(flowable, width, page, self.canv)
+            if _unbreakable(flowable, page):  # a block that starts in the window moves whole
+                wanted = max(wanted, body + height)
+            body += height
+            if body >= wanted:
+                break
+        return need + min(body, wanted)
+
+
+def _height(flowable: Flowable, width: float, page: float, canvas: Any) -> float:
+    if isinstance(flowable, (CondPageBreak, PageBreak, ActionFlowable)):
+        return 0.0
+    if isinstance(flowable, KeepTogether):
+        flowable.wrapOn(canvas, width, page)
+        return float(flowable._H)
+    _, height = flowable.wrapOn(canvas, width, page)
+    return float(height) + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+
+
+def _unbreakable(flowable: Flowable, page: float) -> bool:
+    """After `_height`: whether the flowable moves to the next page whole rather than split."""
+    if isinstance(flowable, KeepShort):
+        return flowable.is_short(page)
+    return isinstance(flowable, (KeepTogether, SceneFlowable)) or (isinstance(flowable, Table)
+                                                                     and len(flowable._cellvalues) == 1)
+
+
 class HeadingPara(Paragraph):
     """A heading that reports itself to the table of contents and the PDF outline."""
 
@@ -119,6 +207,8 @@ class Builder:
     outline: bool = True
     field_prefix: str = ""
     width: float = 0.0  # frame width, for tables
+    guard_headings: bool = True  # rulebooks and sheets; not inside a callout box
+    soft_breaks: bool = False  # one frame per page (rulebooks): a page break on an empty page is skipped
     _fields: int = 0
     _headings: int = 0
     _after_title: bool = False
@@ -128,6 +218,21 @@ class Builder:
         out: list[Flowable] = []
         for block in blocks:
             out.extend(self.block(block))
+        return self.guard(out) if self.guard_headings else out
+
+    def guard(self, flowables: list[Flowable]) -> list[Flowable]:
+        """A `HeadingRoom` before every heading, holding what follows it: the headings right under it
+        and the first section that has content, up to the heading after that."""
+        out: list[Flowable] = []
+        for i, flowable in enumerate(flowables):
+            if isinstance(flowable, HeadingPara):
+                end = i + 1
+                while end < len(flowables) and isinstance(flowables[end], HeadingPara):
+                    end += 1
+                while end < len(flowables) and not isinstance(flowables[end], HeadingPara):
+                    end += 1
+                out.append(HeadingRoom(flowables[i:end], self.styles.body.leading))
+            out.append(flowable)
         return out
 
     def block(self, block: markup.Block) -> list[Flowable]:
@@ -141,7 +246,7 @@ class Builder:
             level = block.level - 1
             para = HeadingPara(markup.inline_to_para(block.text), s.heading(level), level,
                                f"h{self._headings}", self.outline)
-            return [CondPageBreak(30 * mm), para] if level == 1 else [para]
+            return [para]
         if isinstance(block, markup.Paragraph):
             style = s.subtitle if after_title else s.body  # the line under a title is its subtitle
             return [Paragraph(markup.inline_to_para(block.text), style)]
@@ -150,14 +255,17 @@ class Builder:
             # a short list reads as one unit: never leave a single item behind on the next page
             return [KeepTogether([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
         if isinstance(block, markup.Table):
-            return [self.table(block)]
+            return [KeepShort([self.table(block)])]
         if isinstance(block, markup.Callout):
             return [self.callout(block)]
         if isinstance(block, markup.Pictures):
             return [self.pictures(block)]
+        if isinstance(block, markup.Scene):
+            scene = SceneFlowable(self.game, self.project, block, s, self.file)
+            return [KeepTogether([scene, Spacer(1, s.body.spaceAfter)])]
         if isinstance(block, markup.Directive):
             if block.name == "pagebreak":
-                return [PageBreak()]
+                return [NewPage()] if self.soft_breaks else [PageBreak()]
             if block.name == "slot":
                 return [self.slot(block)]
             if block.name == "nextpanel":
@@ -210,8 +318,10 @@ class Builder:
             cells: list[Any] = []
             for c, cell in enumerate(row):
                 if isinstance(cell, markup.Field):
-                    tip = " / ".join(markup.plain(t) for t in (row[0], head[c] if head else "")
-                                     if isinstance(t, str) and t.strip())
+                    if head:  # named by its row and its column
+                        tip = " / ".join(markup.plain(t) for t in (row[0], head[c]) if isinstance(t, str) and t.strip())
+                    else:  # named by the words just before it in its row
+                        tip = next((markup.plain(t) for t in reversed(row[:c]) if isinstance(t, str) and t.strip()), "")
                     cells.append(FieldBox(self.field_name(cell.name), self.fillable, box_height,
                                           s.palette.primary, tip))
                 else:
@@ -240,7 +350,7 @@ class Builder:
     def callout(self, block: markup.Callout) -> Flowable:
         s = self.styles
         inner = Builder(self.game, self.project, s, self.file, self.fillable, False, self.field_prefix,
-                        self.width - 16, seen_fields=self.seen_fields)
+                        self.width - 16, guard_headings=False, seen_fields=self.seen_fields)
         content = inner.flowables(list(block.blocks))
         box = Table([[content]], colWidths=[self.width - 4], hAlign="LEFT")
         box.setStyle(TableStyle([

@@ -12,7 +12,15 @@ mistake can be reported at its template line:
     [[name]]                 a table cell that is a fill-in box (score sheets)
     ::: pagebreak   ::: toc   ::: spacer MM   ::: nextpanel
     ::: slot COMPONENT [sideways] caption   a real-size outline to lay a pile of that component on
+    ::: scene W H caption    a drawing of the table W x H mm, from the `+ ...` lines right under it:
+      + face COMPONENT/ITEM [back] X Y [turn 90|180|270] [stack N]   a real face, top-left corner at X Y
+      + label X Y text         words centred on X Y
+      + zone X Y W H [text]    a dashed area (a player's place, a pile's spot)
+      + arrow X1 Y1 X2 Y2      which way play goes
     sheet settings: ::: landscape   ::: copies N   ::: frame COMPONENT   ::: panels N
+
+Values a template prints with `{{ ... }}` are data, never markup: a `|` or `*` in a card
+name is escaped by the template renderer (`LITERAL`) and printed as written.
 """
 
 from __future__ import annotations
@@ -27,9 +35,27 @@ BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
 NUMBER_RE = re.compile(r"^(\d+)[.)]\s+(.*)$")
 IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)(?:\s+(front|back))?\)")
 FIELD_RE = re.compile(r"^\[\[\s*([A-Za-z0-9_. -]*?)\s*\]\]$")
-DIRECTIVES = ("pagebreak", "toc", "spacer", "nextpanel", "slot", "landscape", "copies", "frame", "panels")
+DIRECTIVES = ("pagebreak", "toc", "spacer", "nextpanel", "slot", "scene", "landscape", "copies", "frame", "panels")
 # Settings a sheet template gives once, before any content; they shape the page, not the flow.
 SETTINGS = ("landscape", "copies", "frame", "panels")
+# Data values printed by a template carry their markup characters as private-use stand-ins,
+# so a '|' in a card name never splits a table cell and a '*' never starts emphasis.
+LITERAL = {"|": "\ue010", "*": "\ue011"}
+SCENE_KINDS = ("face", "label", "zone", "arrow")
+TURNS = (0, 90, 180, 270)
+
+
+def escape_literal(text: str) -> str:
+    """A data value as markup that prints it exactly as written."""
+    for char, stand_in in LITERAL.items():
+        text = text.replace(char, stand_in)
+    return text
+
+
+def unescape_literal(text: str) -> str:
+    for char, stand_in in LITERAL.items():
+        text = text.replace(stand_in, char)
+    return text
 
 
 @dataclass(frozen=True)
@@ -93,7 +119,33 @@ class Directive:
     line: int
 
 
-Block = Heading | Paragraph | ListBlock | Table | Callout | Pictures | Directive
+@dataclass(frozen=True)
+class SceneItem:
+    """One thing drawn in a scene; lengths in mm from the scene's top-left corner."""
+
+    kind: str
+    line: int
+    x: float = 0.0
+    y: float = 0.0
+    w: float = 0.0  # a zone's width, an arrow's end x
+    h: float = 0.0  # a zone's height, an arrow's end y
+    ref: str = ""
+    side: str = "front"
+    turn: int = 0
+    stack: int = 1
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Scene:
+    width: float
+    height: float
+    caption: str
+    items: tuple[SceneItem, ...]
+    line: int
+
+
+Block = Heading | Paragraph | ListBlock | Table | Callout | Pictures | Directive | Scene
 
 
 @dataclass
@@ -119,8 +171,9 @@ def parse(lines: list[tuple[int, str]], file: str) -> list[Block]:
         if not stripped:
             reader.pos += 1
         elif stripped.startswith(":::"):
-            reader.blocks.append(_directive(reader, line, stripped))
+            directive = _directive(reader, line, stripped)
             reader.pos += 1
+            reader.blocks.append(_scene(reader, directive) if directive.name == "scene" else directive)
         elif m := HEADING_RE.match(stripped):
             check_inline(m.group(2), reader, line)
             reader.blocks.append(Heading(len(m.group(1)), m.group(2).strip(), line))
@@ -144,6 +197,87 @@ def _directive(reader: _Reader, line: int, text: str) -> Directive:
     if name not in DIRECTIVES:
         raise reader.error(f"unknown directive '::: {name}' (known: {', '.join(DIRECTIVES)})", line)
     return Directive(name, arg.strip(), line)
+
+
+def _numbers(words: list[str], count: int, reader: _Reader, line: int, what: str) -> list[float]:
+    try:
+        values = [float(w) for w in words[:count]]
+    except ValueError:
+        values = []
+    if len(values) != count:
+        raise reader.error(f"{what} needs {count} numbers (mm), got {' '.join(words[:count])!r}", line)
+    return values
+
+
+def _scene(reader: _Reader, directive: Directive) -> Scene:
+    """`::: scene W H caption` and the `+ ...` lines under it (blank lines between them are fine)."""
+    words = directive.arg.split()
+    width, height = _numbers(words, 2, reader, directive.line, "'::: scene'")
+    if width <= 0 or height <= 0:
+        raise reader.error("'::: scene' needs a width and a height above zero (mm)", directive.line)
+    caption = " ".join(words[2:])
+    check_inline(caption, reader, directive.line)
+    items: list[SceneItem] = []
+    while (current := reader.peek()) is not None:
+        line, text = current
+        stripped = text.strip()
+        if not stripped:
+            ahead = next((t.strip() for _, t in reader.lines[reader.pos:] if t.strip()), "")
+            if not ahead.startswith("+ "):
+                break
+            reader.pos += 1
+            continue
+        if not stripped.startswith("+ "):
+            break
+        items.append(_scene_item(reader, line, stripped[2:].split()))
+        reader.pos += 1
+    if not items:
+        raise reader.error("a scene needs '+ face', '+ label', '+ zone' or '+ arrow' lines right under it",
+                           directive.line)
+    return Scene(width, height, caption, tuple(items), directive.line)
+
+
+def _scene_item(reader: _Reader, line: int, words: list[str]) -> SceneItem:
+    kind = words[0] if words else ""
+    if kind not in SCENE_KINDS:
+        raise reader.error(f"unknown scene line '+ {kind}' (known: {', '.join(SCENE_KINDS)})", line)
+    rest = words[1:]
+    if kind == "label":
+        x, y = _numbers(rest, 2, reader, line, "'+ label X Y text'")
+        text = " ".join(rest[2:])
+        check_inline(text, reader, line)
+        return SceneItem("label", line, x, y, text=text)
+    if kind in ("zone", "arrow"):
+        x, y, w, h = _numbers(rest, 4, reader, line, f"'+ {kind}'")
+        text = " ".join(rest[4:])
+        check_inline(text, reader, line)
+        if kind == "zone" and (w <= 0 or h <= 0):
+            raise reader.error("a zone needs a width and a height above zero (mm)", line)
+        return SceneItem(kind, line, x, y, w, h, text=text)
+    ref = rest[0] if rest else ""
+    if ref.count("/") != 1 or not all(ref.split("/")):
+        raise reader.error(f"'+ face' needs component/item first, got {ref!r}", line)
+    rest = rest[1:]
+    side = "front"
+    if rest and rest[0] in ("front", "back"):
+        side, rest = rest[0], rest[1:]
+    x, y = _numbers(rest, 2, reader, line, "'+ face REF X Y'")
+    options = rest[2:]
+    turn, stack = 0, 1
+    while options:
+        if len(options) < 2 or options[0] not in ("turn", "stack") or not options[1].isdigit():
+            raise reader.error(f"after the position, '+ face' takes 'turn 90|180|270' and 'stack N', got "
+                               f"{' '.join(options)!r}", line)
+        if options[0] == "turn":
+            turn = int(options[1])
+            if turn not in TURNS:
+                raise reader.error(f"a face turns by 90, 180 or 270 degrees, not {turn}", line)
+        else:
+            stack = int(options[1])
+            if not 1 <= stack <= 60:
+                raise reader.error(f"a stack shows 1..60 faces, not {stack}", line)
+        options = options[2:]
+    return SceneItem("face", line, x, y, ref=ref, side=side, turn=turn, stack=stack)
 
 
 def _pictures(reader: _Reader, line: int, text: str) -> Pictures:
@@ -269,9 +403,9 @@ def inline_to_para(text: str) -> str:
     out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
     out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
-    return out
+    return unescape_literal(out)
 
 
 def plain(text: str) -> str:
     """Inline text without markers (for the table of contents and outlines)."""
-    return re.sub(r"\*{1,2}(.+?)\*{1,2}", r"\1", text)
+    return unescape_literal(re.sub(r"\*{1,2}(.+?)\*{1,2}", r"\1", text))

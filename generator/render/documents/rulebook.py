@@ -39,7 +39,7 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     styles = make_styles(game, scale)
     display, blocks = parse_template(rulebook_template(game, project), game, project)
     margin = MARGIN * (0.75 if booklet else 1.0)
-    builder = Builder(game, project, styles, display, outline=not booklet)
+    builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)
     builder.width = pagesize[0] - 2 * margin
     flowables = builder.flowables(blocks)
     canvasmaker = booklet_canvas(sheet) if booklet else Canvas

@@ -20,6 +20,7 @@ import jinja2
 
 from generator.errors import DataError, Location
 from generator.model import Game
+from generator.render.documents.markup import escape_literal
 from generator.render.glyphs import drawable_lines
 from generator.render.sandbox import LimitedEnvironment
 
@@ -89,6 +90,11 @@ def join_and(values: Any, last: str = "and") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def data_value(value: Any) -> Any:
+    """What a `{{ ... }}` prints is data: its markup characters print as written (a '|' in a card name)."""
+    return escape_literal(value) if isinstance(value, str) else value
+
+
 @lru_cache(maxsize=1)
 def environment() -> LimitedEnvironment:
     """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
@@ -96,6 +102,7 @@ def environment() -> LimitedEnvironment:
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
+        finalize=data_value,
     )
     env.filters.update(words=number_word, plural=plural, join_and=join_and)
     env.globals.update(words=number_word, plural=plural, join_and=join_and)
