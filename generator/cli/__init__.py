@@ -14,6 +14,7 @@ import click
 
 from generator import __version__
 from generator.cli.context import Context
+from generator.engine.registry import Registry
 from generator.errors import PnpError
 
 # command name -> module under generator.cli that defines a click command of that name.
@@ -66,13 +67,16 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
 
     Works on the project folder it runs in (data/, templates/, output/), or on --root.
     """
-    ctx.obj = Context.create(root, quiet)
+    ctx.obj = Context.create(root, quiet, ctx.obj if isinstance(ctx.obj, Registry) else None)
 
 
-def main(argv: list[str] | None = None) -> Any:
-    """Entry point: user errors print one line and exit non-zero, without a traceback."""
+def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any:
+    """Entry point: user errors print one line and exit non-zero, without a traceback.
+
+    `registry` replaces the shipped game -> engine registry (a project or test with a game of its own).
+    """
     try:
-        return cli.main(args=argv, prog_name="pnp", standalone_mode=False)
+        return cli.main(args=argv, prog_name="pnp", standalone_mode=False, obj=registry)
     except PnpError as exc:
         click.echo(f"pnp: {exc}", err=True)
         sys.exit(exc.exit_code)

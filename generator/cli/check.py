@@ -22,12 +22,11 @@ from generator.errors import DataError, UsageError
 @pass_context
 def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     """Replay the game(s) recorded in LOG and confirm every action was legal."""
-    from generator.engine.registry import engine_module
     from generator.engine.replay import read_log, replay
 
     (game,) = ctx.games([game_id])
     records = read_log(log_path, str(log_path))
-    rules = engine_module(game_id).RULES(game)
+    rules = ctx.registry.engine(game_id).rules(game)
     for record in records:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import click
 
+from generator.engine.registry import REGISTRY, Registry
 from generator.errors import UsageError
 from generator.model import Game
 from generator.project import Project
@@ -18,14 +20,15 @@ from generator.project import Project
 class Context:
     project: Project
     quiet: bool
+    registry: Registry = REGISTRY  # which engine plays which game; tests pass their own
     _games: dict[str, Game] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, root: str, quiet: bool) -> Context:
+    def create(cls, root: str, quiet: bool, registry: Registry | None = None) -> Context:
         project = Project.at(root)
         if not project.root.is_dir():
             raise UsageError(f"--root {root!r} is not a folder")
-        return cls(project, quiet)
+        return cls(project, quiet, registry or REGISTRY)
 
     @property
     def show_progress(self) -> bool:
@@ -43,6 +46,7 @@ class Context:
         for game_id in wanted:
             if game_id not in known:
                 raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
+        self.registry.require(self.project, wanted)  # a game folder without its engine fails here, loudly
         for game_id in wanted:
             if game_id not in self._games:
                 self._games[game_id] = load_game(self.project, game_id)
@@ -59,6 +63,8 @@ class Context:
 
 pass_context = click.make_pass_decorator(Context)
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 
 def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     if value:
@@ -66,7 +72,7 @@ def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
     return value
 
 
-def quiet_option(command: click.Command) -> click.Command:
+def quiet_option(command: F) -> F:
     """`-q/--quiet` after the subcommand too (`pnp build --quiet`), as users type it."""
     return click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
                         help="No progress bars or chatter; errors only.")(command)

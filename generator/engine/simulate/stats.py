@@ -81,7 +81,8 @@ class Moments:
         self.total += other.total
         self.squares += other.squares
         self.low = other.low if self.low is None or (other.low is not None and other.low < self.low) else self.low
-        self.high = other.high if self.high is None or (other.high is not None and other.high > self.high) else self.high
+        if self.high is None or (other.high is not None and other.high > self.high):
+            self.high = other.high
 
     @property
     def mean(self) -> float:
