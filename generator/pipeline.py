@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.engine.registry import REGISTRY, Registry
 from generator.errors import UsageError
 from generator.load import load_game
 from generator.model import Game
@@ -44,10 +45,11 @@ def _options_key(options: BuildOptions) -> str:
                   options.back_offset, options.png, options.tts, options.previews, options.booklet)
 
 
-def _validate(game: Game, project: Project, force: bool, result: BuildResult) -> tuple[bool, list[str]]:
+def _validate(game: Game, project: Project, force: bool, result: BuildResult,
+              registry: Registry = REGISTRY) -> tuple[bool, list[str]]:
     from generator.validate import validate_game
 
-    report = validate_game(game, project)
+    report = validate_game(game, project, registry)
     result.validated.append(game.id)
     failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location
                 else f"{c.name}: expected {c.expected}, got {c.actual}" for c in report.failures()]
@@ -62,8 +64,10 @@ def _validate(game: Game, project: Project, force: bool, result: BuildResult) ->
 def build(project: Project, game_ids: list[str], options: BuildOptions, *, force: bool = False,
           clean: bool = False, gallery: bool = True, workers: object = None,
           progress: Callable[[list[Job]], Callable[[Job], None]] | None = None,
-          cache: BuildCache | None = None) -> BuildResult:
+          cache: BuildCache | None = None, registry: Registry = REGISTRY) -> BuildResult:
     """Build the named games (all when empty); returns what was written and what was reused.
+
+    `registry` says which engine checks each game (validation runs its deck checks).
 
     With `options.jobs` > 1 and several games to redo, each game is built in its
     own process (its files do not depend on the others, so output is the same
@@ -97,9 +101,9 @@ def build(project: Project, game_ids: list[str], options: BuildOptions, *, force
 
     games: dict[str, Game] = {}
     if options.jobs > 1 and len(todo) > 1:
-        _build_in_processes(project, todo, options, force, cache, result, progress)
+        _build_in_processes(project, todo, options, force, cache, result, progress, registry)
     else:
-        games = _build_here(project, todo, options, force, cache, result, workers, progress)
+        games = _build_here(project, todo, options, force, cache, result, workers, progress, registry)
     statuses.update({g: (cache.games[g].get("valid"), cache.games[g].get("failures", []))
                      for g in todo if g in cache.games})
     result.faces_drawn = cache.stats["faces_drawn"]
@@ -135,7 +139,8 @@ def _intact(project: Project, cache: BuildCache, entry: dict[str, Any]) -> bool:
 
 def _build_here(project: Project, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
                 result: BuildResult, workers: object = None,
-                progress: Callable[[list[Job]], Callable[[Job], None]] | None = None) -> dict[str, Game]:
+                progress: Callable[[list[Job]], Callable[[Job], None]] | None = None,
+                registry: Registry = REGISTRY) -> dict[str, Game]:
     """Load, validate (unless the same inputs passed before), plan and run the games, in this process."""
     from generator.render.raster import Workers
 
@@ -148,7 +153,7 @@ def _build_here(project: Project, todo: list[str], options: BuildOptions, force:
         if entry.get("validated") == game_files_digest(project, game_id) and (entry.get("valid") or force):
             statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
         else:
-            statuses[game_id] = _validate(game, project, force, result)
+            statuses[game_id] = _validate(game, project, force, result, registry)
     owned_workers = workers is None
     workers = workers or Workers(options.jobs)
     try:
@@ -178,7 +183,8 @@ class _GameLabel:
 
 def _build_in_processes(project: Project, todo: list[str], options: BuildOptions, force: bool,
                         cache: BuildCache, result: BuildResult,
-                        progress: Callable[[list[Job]], Callable[[Job], None]] | None) -> None:
+                        progress: Callable[[list[Job]], Callable[[Job], None]] | None,
+                        registry: Registry = REGISTRY) -> None:
     """One process per game (at most `options.jobs` at once); their cache records merge back here."""
     from generator.workers import process_pool
 
@@ -188,7 +194,7 @@ def _build_in_processes(project: Project, todo: list[str], options: BuildOptions
     with process_pool(min(options.jobs, len(todo))) as pool:
         # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
         order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (project.data_dir / g).glob("*.yaml")))
-        futures = {g: pool.submit(_build_one, str(project.root), g, single, force) for g in order}
+        futures = {g: pool.submit(_build_one, str(project.root), g, single, force, registry) for g in order}
         for game_id in todo:
             future = futures[game_id]
             part, jobs, faces, entry, stats = future.result()
@@ -224,13 +230,13 @@ def _warm_up() -> None:
     register_fonts()
 
 
-def _build_one(root: str, game_id: str, options: BuildOptions, force: bool) -> tuple[BuildResult, dict[str, Any], dict[str, str], dict[str, Any] | None, dict[str, int]]:
+def _build_one(root: str, game_id: str, options: BuildOptions, force: bool, registry: Registry = REGISTRY) -> tuple[BuildResult, dict[str, Any], dict[str, str], dict[str, Any] | None, dict[str, int]]:
     """Worker: build one game against the cache as it was on disk; send back what it recorded."""
     project = Project.at(root)
     cache = BuildCache.open(project)  # never wipes: with --clean the parent already did, before any worker ran
     faces_before = set(cache.faces)
     result = BuildResult(Summary())
-    _build_here(project, [game_id], options, force, cache, result)
+    _build_here(project, [game_id], options, force, cache, result, registry=registry)
     labels = set(result.summary.ran) | set(result.summary.skipped)
     jobs = {label: record for label, record in cache.jobs.items() if label in labels}
     faces = {key: value for key, value in cache.faces.items() if key not in faces_before}

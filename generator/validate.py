@@ -1,24 +1,28 @@
 """`pnp validate` as a library: every check on one game, gathered into a report.
 
-Three sources of checks, each owned where its knowledge lives:
+Four sources of checks, each owned where its knowledge lives:
   * generic deck checks (`engine.composition`): declared contents, removals, ids, facts stated once;
-  * the game's own rules (`engine.<game>.composition_checks`): deal arithmetic run
-    through the real setup code, known effects and abilities;
-  * the layouts (`render.fit.layout_checks`): layouts exist, expressions render, text fits.
-This module sits beside the CLI: it may import both engine and render.
+  * the game's own rules (its engine's `composition_checks`, found through the
+    registry): deal arithmetic run through the real setup code, known effects and abilities;
+  * the layouts (`render.fit.layout_checks`): layouts exist, expressions render, text fits;
+  * the documents (`document_checks`): the rulebook template exists, and every
+    document template renders and parses, so validation fails wherever a build would.
+A game without a working engine is not a failed check but an EngineError: the
+project cannot run at all. This module sits beside the CLI: it may import both engine and render.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from generator.checks import Check
 from generator.engine.composition import generic_checks
-from generator.engine.registry import ENGINES
-from generator.errors import DataError, PnpError
+from generator.engine.registry import REGISTRY, Registry
+from generator.errors import DataError
 from generator.model import Game
 from generator.project import Project
 
@@ -53,17 +57,6 @@ class GameReport:
         }
 
 
-def _optional(module: str, attribute: str) -> Callable[..., list[Check]] | None:
-    """A check provider that may not exist yet in a partial install (engines are plug-ins)."""
-    try:
-        loaded = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None
-        raise
-    return getattr(loaded, attribute, None)
-
-
 def _guarded(name: str, provider: Callable[[], list[Check]]) -> list[Check]:
     """A DataError inside a check provider (a missing rules key...) becomes a failed check, not a crash."""
     try:
@@ -72,23 +65,39 @@ def _guarded(name: str, provider: Callable[[], list[Check]]) -> list[Check]:
         return [Check(name, "readable data", exc.message, False, exc.location)]
 
 
-def validate_game(game: Game, project: Project) -> GameReport:
+def document_checks(game: Game, project: Project) -> list[Check]:
+    """The rulebook template exists, and it and every sheet template render over the data and parse.
+
+    These are the steps of `pnp build` that read templates: what fails here would fail the build.
+    """
+    from generator.render.documents.rulebook import parse_template, rulebook_template
+    from generator.render.documents.sheets import sheet_templates
+
+    def renders(path: Path) -> list[Check]:
+        display, blocks = parse_template(path, game, project)
+        return [Check(f"document {display} renders", "renders and parses", f"{len(blocks)} blocks", True)]
+
+    def all_documents() -> list[Check]:
+        checks = _guarded("rulebook template", lambda: renders(rulebook_template(game, project)))
+        for template in sheet_templates(game, project):
+            checks += _guarded(f"document {project.display(template)} renders", partial(renders, template))
+        return checks
+
+    return _guarded("document templates", all_documents)
+
+
+def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -> GameReport:
+    """Every check on one game; an EngineError when the game has no working engine."""
+    from generator.render.fit import layout_checks
+
+    engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display)
-    engine_checks = _optional(ENGINES[game.id], "composition_checks") if game.id in ENGINES else None
-    if engine_checks is not None:
-        report.checks += _guarded("rules engine checks", lambda: engine_checks(game))
-    layout_checks = _optional("generator.render.fit", "layout_checks")
-    if layout_checks is not None:
-        report.checks += _guarded("layout checks", lambda: layout_checks(game, project))
+    report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
+    report.checks += _guarded("layout checks", lambda: layout_checks(game, project))
+    report.checks += document_checks(game, project)
     return report
 
 
-def validate_games(games: list[Game], project: Project) -> list[GameReport]:
-    return [validate_game(game, project) for game in games]
-
-
-class InvalidDeck(PnpError):
-    """Raised by commands that refuse to act on a deck failing validation."""
-
-    exit_code = 1
+def validate_games(games: list[Game], project: Project, registry: Registry = REGISTRY) -> list[GameReport]:
+    return [validate_game(game, project, registry) for game in games]

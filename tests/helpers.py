@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.engine.registry import Registry
 
 
 def edit(path: Path, old: str, new: str) -> None:
@@ -16,10 +17,10 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def run_pnp(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """`pnp ARGV` in this process: (exit code, stdout, stderr)."""
+def run_pnp(capsys: pytest.CaptureFixture[str], *argv: str, registry: Registry | None = None) -> tuple[int, str, str]:
+    """`pnp ARGV` in this process: (exit code, stdout, stderr); `registry` adds games of a test's own."""
     try:
-        code = main(list(argv)) or 0
+        code = main(list(argv), registry) or 0
     except SystemExit as exc:
         code = int(exc.code or 0)
     out, err = capsys.readouterr()

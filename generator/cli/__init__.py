@@ -18,6 +18,7 @@ import click
 
 from generator import __version__
 from generator.cli.context import Context
+from generator.engine.registry import Registry
 from generator.errors import PnpError
 from generator.project import write_error
 
@@ -71,18 +72,19 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
 
     Works on the project folder it runs in (data/, templates/, output/), or on --root.
     """
-    ctx.obj = Context.create(root, quiet)
+    ctx.obj = Context.create(root, quiet, ctx.obj if isinstance(ctx.obj, Registry) else None)
 
 
-def main(argv: list[str] | None = None) -> Any:
+def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any:
     """Entry point: user errors print one line and exit non-zero, without a traceback.
 
     SIGTERM is handled like Ctrl-C, so a `kill` unwinds the same way: temporary
-    files are removed and nothing half-written is left.
+    files are removed and nothing half-written is left. `registry` replaces the
+    shipped game -> engine registry (a project or test with a game of its own).
     """
     previous = _terminate_like_interrupt()
     try:
-        return cli.main(args=argv, prog_name="pnp", standalone_mode=False)
+        return cli.main(args=argv, prog_name="pnp", standalone_mode=False, obj=registry)
     except PnpError as exc:
         click.echo(f"pnp: {exc}", err=True)
         sys.exit(exc.exit_code)

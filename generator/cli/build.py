@@ -87,7 +87,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
             raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
     started = time.perf_counter()
     result = build(ctx.project, list(games), options, force=force, clean=clean, gallery=not no_gallery,
-                   progress=_progress_bar if ctx.show_progress else None)
+                   progress=_progress_bar if ctx.show_progress else None, registry=ctx.registry)
     for warning in result.warnings:
         ctx.note(f"warning: {warning}")
     if not ctx.quiet:

@@ -25,14 +25,13 @@ from generator.errors import DataError, UsageError
 @pass_context
 def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     """Replay the game(s) recorded in LOG and confirm every action was legal and every game complete."""
-    from generator.engine.registry import engine_module
     from generator.engine.replay import read_log, replay, unfinished
 
     (game,) = ctx.games([game_id])
     records = read_log(log_path, str(log_path))
     if not records:
         raise UsageError(f"{log_path} holds no game")
-    rules = engine_module(game_id).RULES(game)
+    rules = ctx.registry.engine(game_id).rules(game)
     for record in records:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)

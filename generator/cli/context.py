@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import click
 
+from generator.engine.registry import REGISTRY, Registry
 from generator.errors import UsageError
 from generator.model import Game
 from generator.project import Project
@@ -19,14 +20,15 @@ from generator.project import Project
 class Context:
     project: Project
     quiet: bool
+    registry: Registry = REGISTRY  # which engine plays which game; tests pass their own
     _games: dict[str, Game] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, root: str, quiet: bool) -> Context:
+    def create(cls, root: str, quiet: bool, registry: Registry | None = None) -> Context:
         project = Project.at(root)
         if not project.root.is_dir():
             raise UsageError(f"--root {root!r} is not a folder")
-        return cls(project, quiet)
+        return cls(project, quiet, registry or REGISTRY)
 
     @property
     def show_progress(self) -> bool:
@@ -44,6 +46,7 @@ class Context:
         for game_id in wanted:
             if game_id not in known:
                 raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
+        self.registry.require(self.project, wanted)  # a game folder without its engine fails here, loudly
         for game_id in wanted:
             if game_id not in self._games:
                 self._games[game_id] = load_game(self.project, game_id)
@@ -59,6 +62,8 @@ class Context:
 
 
 pass_context = click.make_pass_decorator(Context)
+F = TypeVar("F", bound=Callable[..., Any])
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

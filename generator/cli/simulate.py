@@ -12,7 +12,6 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import click
 from click.termui import progressbar
@@ -22,6 +21,7 @@ from generator.cli.table import format_table
 from generator.errors import UsageError
 from generator.project import atomic_writer, refuse_unless_plain
 from generator.render.report import format_num, format_pct
+from generator.simulation import Histogram, Moments, Rate, Summary
 
 
 @click.command("simulate")
@@ -44,26 +44,28 @@ from generator.render.report import format_num, format_pct
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
                      report_path: Path | None, log_path: Path | None) -> None:
-    """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths."""
-    from generator.engine.registry import ENGINES, engine_module
-    from generator.engine.simulate import EngineSource, SimSpec, seat_bots, simulate, summarize
+    """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.
+
+    Win rates are given by seat and by start position (1 = the player who opened the game).
+    """
+    from generator.engine.simulate import EngineSource, SimSpec, record_latest, seat_bots, simulate, summarize
     from generator.engine.simulate.runner import prime
 
     (game,) = ctx.games([game_id])
     for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
         if target is not None:
             refuse_unless_plain(target)
-    module = engine_module(game_id)
-    rules = module.RULES(game)
+    engine = ctx.registry.engine(game_id)
+    rules = engine.rules(game)
     counts = list(rules.player_counts)
     players = counts[0] if players is None else players
     if players not in counts:
         raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
-    specs = seat_bots(players, bot, bots, module.BOTS)
+    specs = seat_bots(players, bot, bots, engine.bots)
     jobs = jobs or os.cpu_count() or 1
-    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, ENGINES[game_id]), players, specs, seed, games,
+    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module), players, specs, seed, games,
                    check=check, log=log_path is not None)
-    prime(spec.source, rules, module.BOTS)
+    prime(spec.source, rules, dict(engine.bots))
     with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
         aggregate = simulate(spec, jobs, advance, sink)
     summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check)
@@ -75,25 +77,8 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
         ctx.note(f"wrote {report_path}")
     if log_path is not None:
         ctx.note(f"wrote {games} games to {log_path}")
-    _record_latest(ctx, summary)
-    ctx.echo(json.dumps(summary, indent=2) if as_json else format_summary(summary))
-
-
-def _record_latest(ctx: Context, summary: dict[str, Any]) -> None:
-    """Keep the latest run in output/<game>/simulation.json: the gallery shows its headline."""
-    from generator.project import write_atomic
-
-    headline: dict[str, str] = {
-        "games": f"{summary['games']} with {summary['players']} player(s), seed {summary['seed']}",
-        "bots": ", ".join(summary["bots"]),
-    }
-    for seat in summary["seats"]:
-        low, high = seat["ci95"]
-        headline[f"seat {seat['seat']} ({seat['bot']}) wins"] = (
-            f"{format_pct(seat['rate'])} (95% CI {format_pct(low)}–{format_pct(high)})")
-    record = {"headline": headline, "summary": summary}
-    write_atomic(ctx.project.output_dir / summary["game"] / "simulation.json",
-                 (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+    record_latest(ctx.project, summary)
+    ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))
 
 
 @contextmanager
@@ -122,20 +107,20 @@ def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
 # --- text output ---------------------------------------------------------------
 
 
-def _ci(entry: dict[str, Any]) -> str:
-    lo, hi = entry["ci95"]
-    return f"{format_pct(lo)}-{format_pct(hi)}"
+def _ci(rate: Rate) -> str:
+    low, high = rate.ci95
+    return f"{format_pct(low)}-{format_pct(high)}"
 
 
-def _moments_row(label: str, m: dict[str, Any]) -> list[str]:
-    return [label, format_num(m["mean"]), format_num(m["sd"]), format_num(m["min"]), format_num(m["max"])]
+def _moments_row(label: str, m: Moments) -> list[str]:
+    return [label, format_num(m.mean), format_num(m.sd), format_num(m.min), format_num(m.max)]
 
 
-def _hist_line(hist: dict[str, Any] | None, max_bins: int = 12) -> str:
+def _hist_line(hist: Histogram | None, max_bins: int = 12) -> str:
     """`low-high:count` pairs, merged into at most `max_bins` groups so a line stays readable."""
-    if not hist or not hist["buckets"]:
+    if not hist or not hist.buckets:
         return ""
-    width, buckets = hist["width"], hist["buckets"]
+    width, buckets = hist.width, hist.buckets
     group = -(-len(buckets) // max_bins)
     parts = []
     for i in range(0, len(buckets), group):
@@ -144,50 +129,56 @@ def _hist_line(hist: dict[str, Any] | None, max_bins: int = 12) -> str:
         if not count:
             continue
         low, high = chunk[0][0], chunk[-1][0] + width - 1
-        label = format_num(low) if low == high or (width == 1 and len(chunk) == 1) else f"{format_num(low)}..{format_num(high)}"
+        single = low == high or (width == 1 and len(chunk) == 1)
+        label = format_num(low) if single else f"{format_num(low)}..{format_num(high)}"
         parts.append(f"{label}:{count}")
     return "  ".join(parts)
 
 
-def format_summary(s: dict[str, Any]) -> str:
+def format_summary(s: Summary) -> str:
     """The summary as terminal tables."""
-    out = [f"{s['title']}: {s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''}, "
-           f"seed {s['seed']}{', checked' if s['check'] else ''}"]
-    if "solo" in s:
-        solo = s["solo"]
-        out.append(f"solo win rate {format_pct(solo['rate'])} (95% CI {_ci(solo)}), bot {s['bots'][0]}")
+    out = [f"{s.title}: {s.games} games, {s.players} player{'s' if s.players != 1 else ''}, "
+           f"seed {s.seed}{', checked' if s.check else ''}"]
+    if s.solo is not None:
+        out.append(f"solo win rate {format_pct(s.solo.rate.rate)} (95% CI {_ci(s.solo.rate)}), bot {s.bots[0]}")
     out.append("")
-    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), format_pct(e["rate"]), _ci(e), format_num(e["score"]["mean"]),
-             format_num(e["score"]["sd"]), format_num(e["score"]["min"]), format_num(e["score"]["max"])] for e in s["seats"]]
+    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), _ci(e.rate), format_num(e.score.mean),
+             format_num(e.score.sd), format_num(e.score.min), format_num(e.score.max)] for e in s.seats]
     out.append(format_table(["seat", "bot", "wins", "win rate", "95% CI", "score", "sd", "min", "max"], rows))
-    if len(s["by_bot"]) > 1:
+    if s.players > 1:
         out.append("")
-        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), format_pct(e["rate"]), _ci(e)] for e in s["by_bot"]]
+        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), _ci(p.rate)] for p in s.by_position]
+        out.append(format_table(["start position", "wins", "win rate", "95% CI"], rows))
+        if not s.opener_varies:
+            out.append("  (the rules fix who opens: start position 1 is seat 1)")
+    if len(s.by_bot) > 1:
+        out.append("")
+        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), _ci(e.rate)] for e in s.by_bot]
         out.append(format_table(["bot", "seats", "wins", "win rate", "95% CI"], rows))
-    if s["players"] > 1:
-        out.append(f"\nshared victories: {s['shared_wins']} games (a win counted for each winner); "
-                   f"no winner: {s['no_winner']}")
+    if s.players > 1:
+        out.append(f"\nshared victories: {s.shared_wins} games (a win counted for each winner); "
+                   f"no winner: {s.no_winner}")
     out.append("")
-    length_rows = [_moments_row(key, m) for key, m in s["length"].items()]
-    out.append(format_table(["per game", "mean", "sd", "min", "max"], length_rows))
-    for key, m in s["length"].items():
-        if key == "actions" or key in s["progress"]:
-            line = _hist_line(m.get("hist"))
+    out.append(format_table(["per game", "mean", "sd", "min", "max"],
+                            [_moments_row(key, f.moments) for key, f in s.length.items()]))
+    for key, figure in s.length.items():
+        if key == "actions" or key in s.progress:
+            line = _hist_line(figure.hist)
             if line:
                 out.append(f"  {key}: {line}")
-    for entry in s["seats"]:
-        out.append(f"  score seat {entry['seat']}: {_hist_line(entry['score_hist'])}")
-    if "solo" in s and s["solo"]["lost_at"]:
-        out.append(f"\nlost games ({s['solo']['lost']}), by how far they got:")
-        for key, hist in s["solo"]["lost_at"].items():
+    for entry in s.seats:
+        out.append(f"  score seat {entry.seat}: {_hist_line(entry.score_hist)}")
+    if s.solo is not None and s.solo.lost_at:
+        out.append(f"\nlost games ({s.solo.lost}), by how far they got:")
+        for key, hist in s.solo.lost_at.items():
             out.append(f"  {key}: {_hist_line(hist)}")
-    for group, entries in s["groups"].items():
+    for group, entries in s.groups.items():
         out.append("")
         out.append(format_table([f"{group} by source", "mean", "sd", "min", "max"],
                                 [_moments_row(k, m) for k, m in entries.items()]))
-    if s["cards"]:
-        metrics = sorted({m for card in s["cards"].values() for m in card})
-        rows = [[card] + [format_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
+    if s.cards:
+        metrics = sorted({m for card in s.cards.values() for m in card})
+        rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
         out.append("")
-        out.append(format_table(["card (mean per game)"] + metrics, rows))
+        out.append(format_table(["card (mean per game)", *metrics], rows))
     return "\n".join(out)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
+from generator.errors import Refused
 from generator.validate import GameReport, validate_games
 
 
@@ -39,12 +39,14 @@ def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, fai
     """Check every deck against its game's rules: counts, deals, effects, layouts, text fit.
 
     Exits 0 when every check passes and 1 when any fails; each failure names
-    the YAML file and line to fix.
+    the YAML file and line to fix. A game whose engine is missing or broken
+    cannot be checked at all: exit 2.
     """
-    reports = validate_games(ctx.games(game_ids), ctx.project)
+    reports = validate_games(ctx.games(game_ids), ctx.project, ctx.registry)
     if as_json:
         ctx.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:
         ctx.echo("\n\n".join(format_report(r, not (failures_only or ctx.quiet)) for r in reports))
-    if not all(r.ok for r in reports):
-        sys.exit(1)
+    failed = [r.game_id for r in reports if not r.ok]
+    if failed:
+        raise Refused(f"{', '.join(failed)}: {len(failed)} of {len(reports)} game(s) failed validation")

@@ -82,7 +82,7 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool
     folders = [p for p in (ctx.project.data_dir, ctx.project.templates_dir) if p.is_dir()]
     with Workers(1) as workers:
         def run_build() -> object:
-            return build(ctx.project, list(game_ids), options, workers=workers)
+            return build(ctx.project, list(game_ids), options, workers=workers, registry=ctx.registry)
 
         try:
             watch_loop(ctx.project, run_build, watch(*folders, debounce=200, step=50, raise_interrupt=False),

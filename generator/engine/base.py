@@ -20,9 +20,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from generator.errors import PnpError
+from generator.errors import DataError, PnpError
 from generator.model import Game
 
 
@@ -86,7 +86,12 @@ class State(ABC):
     def copy(self) -> State:
         """A cheap independent copy (hand-written, not deepcopy) for search bots."""
 
-    def check_invariants(self) -> None:
+    def opener(self) -> int:
+        """The seat that opened the game (start position 1). Seat 0 unless the deal draws it (a race, a lot):
+        the simulator reports win rates by start position as well as by seat."""
+        return 0
+
+    def check_invariants(self) -> None:  # noqa: B027 - optional: games override it, the default checks nothing
         """Verify conservation and bookkeeping; raise InvariantBroken. Games override."""
 
     def stats(self) -> Mapping[str, float]:
@@ -94,12 +99,18 @@ class State(ABC):
         return {}
 
 
-class Rules(ABC):
-    """A game's rules bound to its YAML definition."""
+StateT = TypeVar("StateT", bound=State)
+
+
+class Rules(ABC, Generic[StateT]):
+    """A game's rules bound to its YAML definition; `Rules[MyState]` makes states of type MyState."""
 
     game_id: ClassVar[str]
 
     def __init__(self, game: Game) -> None:
+        if game.id != self.game_id:
+            raise DataError(f"the {type(self).__name__} engine plays {self.game_id!r}, not {game.id!r}: "
+                            "check the registry entry", game.location)
         self.game = game
 
     @abstractmethod
@@ -107,9 +118,9 @@ class Rules(ABC):
         """Every chance outcome of a whole game, drawn now, as JSON-able data."""
 
     @abstractmethod
-    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> State: ...
+    def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> StateT: ...
 
-    def new_game(self, players: int, seed: int, check: bool = False) -> State:
+    def new_game(self, players: int, seed: int, check: bool = False) -> StateT:
         return self.new_state(players, self.random_deal(players, random.Random(seed)), check)
 
     @property
@@ -117,15 +128,39 @@ class Rules(ABC):
         return tuple(self.game.player_range)
 
 
+def shuffled(n: int, rng: random.Random) -> list[int]:
+    """A uniformly random order of 0..n-1: sort by random keys (several times faster than
+    `rng.shuffle`, whose per-swap integer draws dominate a whole random game)."""
+    keys = [rng.random() for _ in range(n)]
+    return sorted(range(n), key=keys.__getitem__)
+
+
 class Bot(ABC):
-    """A player. It sees only `state.observation(seat)` plus the legal actions."""
+    """A player. It sees only `state.observation(seat)` plus the legal actions.
+
+    Where a bot's choices tie, it breaks the tie with its own seeded `rng`
+    (`pick_best`), never by seat or action order: a tie-break that favours
+    the lowest seat would show up as a seat advantage in the simulator.
+    """
 
     name: ClassVar[str]
 
-    def __init__(self, rules: Rules, seat: int, rng: random.Random) -> None:
+    def __init__(self, rules: Rules[Any], seat: int, rng: random.Random) -> None:
         self.rules = rules
         self.seat = seat
         self.rng = rng
+
+    def pick_best(self, options: Sequence[int], value: Callable[[int], Any]) -> int:
+        """The option of highest `value`; ties broken at random with the bot's seeded rng."""
+        best: list[int] = []
+        top: Any = None
+        for option in options:
+            v = value(option)
+            if not best or v > top:
+                best, top = [option], v
+            elif v == top:
+                best.append(option)
+        return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     @abstractmethod
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int: ...
@@ -144,18 +179,20 @@ class NamedActions:
     """A fixed action space whose actions have readable names: `to_string` and `parse`.
 
     Subclasses compute their family offsets, build the list of names in action
-    order, and call `set_names`. Parsing folds case and runs of spaces.
+    order, and call `set_names`. Parsing folds case and runs of spaces; `aliases`
+    are further spellings a person may type (`to_string` always gives the name).
     """
 
     names: tuple[str, ...]
     size: int
 
-    def set_names(self, names: Sequence[str], examples: str) -> None:
+    def set_names(self, names: Sequence[str], examples: str, aliases: Mapping[str, int] | None = None) -> None:
         if hasattr(self, "size") and len(names) != self.size:
             raise AssertionError(f"{len(names)} action names for a space of {self.size}")
         self.names = tuple(names)
         self.size = len(self.names)
-        self.ids = {name.lower(): i for i, name in enumerate(self.names)}
+        self.ids = {" ".join(alias.lower().split()): i for alias, i in (aliases or {}).items()}
+        self.ids.update({name.lower(): i for i, name in enumerate(self.names)})
         self.examples = examples
 
     def to_string(self, action: int) -> str:

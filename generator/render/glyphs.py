@@ -105,16 +105,17 @@ DOCUMENT_FONTS = ("Serif", "Sans")  # body text and tables; headings also use Di
 HEADING_FONTS = ("Display",)
 
 
-def drawable_lines(lines: list[tuple[int, str]], display: str) -> list[tuple[int, str]]:
+def drawable_lines(lines: list[tuple[int, str]], display: str, markers: str = "") -> list[tuple[int, str]]:
     """A document's (line, text) pairs in composed form; a character its fonts cannot draw is a
-    DataError at that template line, instead of a gap in the printed page."""
+    DataError at that template line, instead of a gap in the printed page. `markers` are the
+    caller's own stand-in characters (replaced before anything is drawn), never checked."""
     from generator.errors import DataError, Location
 
     out = []
     for line, raw in lines:
         text = composed(raw)
         fonts = DOCUMENT_FONTS + (HEADING_FONTS if text.lstrip().startswith("#") else ())
-        lost = missing(text, *fonts)
+        lost = [c for c in missing(text, *fonts) if c not in markers]
         if lost:
             chars = ", ".join(describe(c) for c in lost[:3])
             raise DataError(f"the shipped fonts ({', '.join(fonts)}) cannot draw {chars}; "

@@ -1,9 +1,9 @@
 """The simulation report as a PDF: tables and charts drawn from the simulator's summary.
 
-It takes the plain summary dict (`generator.engine.simulate.summary`): numbers,
-strings, lists and dicts. Render never imports the engine, so the report can
-also be drawn from a saved `pnp simulate --json` file. Output is
-deterministic (`invariant=1`, shipped fonts only).
+It takes the typed summary (`generator.simulation.Summary`, on the ground floor):
+render never imports the engine, so the report can also be drawn from a saved
+`pnp simulate --json` file (`Summary.from_json`). Output is deterministic
+(`invariant=1`, shipped fonts only).
 """
 
 from __future__ import annotations
@@ -22,13 +22,11 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
+from generator.simulation import Histogram, Moments, Rate, Summary
 
 PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
                                           "#8d6e63", "#00838f")]
 WIDTH = A4[0] - 36 * mm  # frame width inside the margins
-
-Summary = Mapping[str, Any]
-
 
 def _styles() -> dict[str, ParagraphStyle]:
     return {
@@ -75,18 +73,23 @@ def _numeric(text: str) -> bool:
     return True
 
 
-def _moments_rows(entries: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
-    return [[key, format_num(m["mean"]), format_num(m["sd"]), format_num(m["min"]), format_num(m["max"])] for key, m in entries.items()]
+def _moments_rows(entries: Mapping[str, Moments]) -> list[list[str]]:
+    return [[key, format_num(m.mean), format_num(m.sd), format_num(m.min), format_num(m.max)]
+            for key, m in entries.items()]
 
 
-def win_chart(entries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> Drawing:
+def _interval(rate: Rate) -> str:
+    return f"{format_pct(rate.ci95[0])} to {format_pct(rate.ci95[1])}"
+
+
+def win_chart(entries: Sequence[Rate], labels: Sequence[str]) -> Drawing:
     """Horizontal bars of win rates with their 95% Wilson intervals as whiskers."""
     height = 30 + 22 * len(entries)
     drawing = Drawing(WIDTH, height)
     chart = HorizontalBarChart()
     chart.x, chart.y = 110, 20
     chart.width, chart.height = WIDTH - 140, height - 30
-    chart.data = [[e["rate"] * 100 for e in reversed(entries)]]
+    chart.data = [[e.rate * 100 for e in reversed(entries)]]
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, 100
     chart.valueAxis.valueStep = 10
     chart.valueAxis.labels.fontName = "Sans"
@@ -99,7 +102,7 @@ def win_chart(entries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> Dr
     drawing.add(chart)
     slot = chart.height / max(1, len(entries))
     for i, entry in enumerate(reversed(entries)):
-        lo, hi = entry["ci95"]
+        lo, hi = entry.ci95
         y = chart.y + slot * (i + 0.5)
         x0 = chart.x + chart.width * lo
         x1 = chart.x + chart.width * hi
@@ -112,32 +115,30 @@ def win_chart(entries: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> Dr
 MAX_BARS = 30  # wider buckets beyond this: a chart of 60 hair-thin bars says less
 
 
-def _display_width(series: Sequence[tuple[str, Mapping[str, Any]]]) -> int:
-    width = max(h["width"] for _name, h in series)
-    lows = [low for _name, h in series for low, _c in h["buckets"]]
+def _display_width(series: Sequence[tuple[str, Histogram]]) -> int:
+    width = max(h.width for _name, h in series)
+    lows = [low for _name, h in series for low, _c in h.buckets]
     if lows:
         while (max(lows) - min(lows)) / width + 1 > MAX_BARS:
             width *= 2
     return width
 
 
-def informative(hist: Mapping[str, Any] | None) -> bool:
+def informative(hist: Histogram | None) -> bool:
     """A histogram worth drawing: at least two buckets with games in them."""
-    if not hist:
-        return False
-    return sum(1 for _low, count in hist["buckets"] if count) > 1
+    return hist is not None and hist.informative
 
 
-def histogram_chart(series: Sequence[tuple[str, Mapping[str, Any]]], x_label: str) -> Drawing:
+def histogram_chart(series: Sequence[tuple[str, Histogram]], x_label: str) -> Drawing:
     """Grouped bars of bucketed counts (one series per seat or figure) on shared buckets."""
     width = _display_width(series)
-    lows = sorted({int(low // width) * width for _name, h in series for low, _c in h["buckets"]})
+    lows = sorted({int(low // width) * width for _name, h in series for low, _c in h.buckets})
     if lows:
         lows = list(range(lows[0], lows[-1] + width, width))
     data = []
     for _name, hist in series:
         counts: dict[float, int] = {}
-        for low, count in hist["buckets"]:
+        for low, count in hist.buckets:
             key = int(low // width) * width
             counts[key] = counts.get(key, 0) + count
         data.append([counts.get(low, 0) for low in lows])
@@ -172,7 +173,7 @@ def histogram_chart(series: Sequence[tuple[str, Mapping[str, Any]]], x_label: st
     return drawing
 
 
-def means_chart(entries: Mapping[str, Mapping[str, Any]]) -> Drawing:
+def means_chart(entries: Mapping[str, Moments]) -> Drawing:
     """Horizontal bars of the mean per game of each source in a group (points by source)."""
     names = list(entries)
     height = 30 + 18 * len(names)
@@ -180,13 +181,13 @@ def means_chart(entries: Mapping[str, Mapping[str, Any]]) -> Drawing:
     chart = HorizontalBarChart()
     chart.x, chart.y = 120, 20
     chart.width, chart.height = WIDTH - 150, height - 30
-    chart.data = [[float(entries[n]["mean"]) for n in reversed(names)]]
+    chart.data = [[float(entries[n].mean) for n in reversed(names)]]
     chart.categoryAxis.categoryNames = list(reversed(names))
     chart.categoryAxis.labels.fontName = "Sans"
     chart.categoryAxis.labels.boxAnchor = "e"
     chart.categoryAxis.labelAxisMode = "low"  # names at the left edge, clear of negative bars
     chart.valueAxis.labels.fontName = "Sans"
-    chart.valueAxis.valueMin = min(0.0, *(float(entries[n]["mean"]) for n in names))
+    chart.valueAxis.valueMin = min(0.0, *(float(entries[n].mean) for n in names))
     chart.bars[0].fillColor = PALETTE[3]
     chart.bars.strokeColor = None
     drawing.add(chart)
@@ -199,65 +200,73 @@ def build_report(summary: Summary) -> bytes:
     st = _styles()
     s = summary
     story: list[Any] = [
-        Paragraph(f"{_esc(s['title'])}: simulation report", st["title"]),
+        Paragraph(f"{_esc(s.title)}: simulation report", st["title"]),
         Paragraph(
-            f"{s['games']} games, {s['players']} player{'s' if s['players'] != 1 else ''}, "
-            f"bots {_esc(', '.join(s['bots']))}, seed {s['seed']}"
-            f"{', rules and invariants checked on every action' if s['check'] else ''}.", st["body"]),
+            f"{s.games} games, {s.players} player{'s' if s.players != 1 else ''}, "
+            f"bots {_esc(', '.join(s.bots))}, seed {s.seed}"
+            f"{', rules and invariants checked on every action' if s.check else ''}.", st["body"]),
     ]
-    if "solo" in s:
-        solo = s["solo"]
-        lo, hi = solo["ci95"]
+    if s.solo is not None:
         story.append(Paragraph(
-            f"<b>Solo win rate {format_pct(solo['rate'])}</b> (95% Wilson interval {format_pct(lo)} to {format_pct(hi)}); "
-            f"{solo['lost']} games lost.", st["body"]))
+            f"<b>Solo win rate {format_pct(s.solo.rate.rate)}</b> (95% Wilson interval {_interval(s.solo.rate)}); "
+            f"{s.solo.lost} games lost.", st["body"]))
 
     story.append(Paragraph("Who wins", st["h2"]))
-    seats = s["seats"]
-    rows = [[str(e["seat"]), e["bot"], str(e["wins"]), format_pct(e["rate"]), f"{format_pct(e['ci95'][0])} to {format_pct(e['ci95'][1])}"]
-            for e in seats]
+    seats = s.seats
+    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), _interval(e.rate)] for e in seats]
     story.append(_table(["seat", "bot", "wins", "win rate", "95% interval"], rows))
-    story.append(win_chart(seats, [f"seat {e['seat']} ({e['bot']})" for e in seats]))
-    if len(s["by_bot"]) > 1:
-        rows = [[e["bot"], str(e["seats"]), str(e["wins"]), format_pct(e["rate"]),
-                 f"{format_pct(e['ci95'][0])} to {format_pct(e['ci95'][1])}"] for e in s["by_bot"]]
-        story.append(_table(["bot", "seats", "wins", "win rate", "95% interval"], rows))
-        story.append(win_chart(s["by_bot"], [e["bot"] for e in s["by_bot"]]))
-    if s["players"] > 1:
+    story.append(win_chart([e.rate for e in seats], [f"seat {e.seat} ({e.bot})" for e in seats]))
+    if s.players > 1:
+        story.append(Paragraph("By start position", st["h2"]))
+        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), _interval(p.rate)] for p in s.by_position]
+        story.append(_table(["start position", "wins", "win rate", "95% interval"], rows))
+        story.append(win_chart([p.rate for p in s.by_position],
+                               [f"start position {p.position}" for p in s.by_position]))
         story.append(Paragraph(
-            f"Shared victories: {s['shared_wins']} games (each winner is counted); no winner: {s['no_winner']}.",
+            "Start position 1 is the player who opened the game. "
+            + ("The deal draws who opens (a race or a lot at the table), so positions and seats differ."
+               if s.opener_varies else "The rules fix who opens, so start position 1 is seat 1."), st["note"]))
+    if len(s.by_bot) > 1:
+        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), _interval(e.rate)] for e in s.by_bot]
+        story.append(_table(["bot", "seats", "wins", "win rate", "95% interval"], rows))
+        story.append(win_chart([e.rate for e in s.by_bot], [e.bot for e in s.by_bot]))
+    if s.players > 1:
+        story.append(Paragraph(
+            f"Shared victories: {s.shared_wins} games (each winner is counted); no winner: {s.no_winner}.",
             st["note"]))
 
     story.append(Paragraph("Scores", st["h2"]))
     story.append(_table(["seat", "mean", "sd", "min", "max"],
-                        _moments_rows({f"seat {e['seat']} ({e['bot']})": e["score"] for e in seats})))
-    if any(informative(e["score_hist"]) for e in seats):
-        story.append(histogram_chart([(f"seat {e['seat']}", e["score_hist"]) for e in seats], "final score"))
+                        _moments_rows({f"seat {e.seat} ({e.bot})": e.score for e in seats})))
+    score_hists = [(f"seat {e.seat}", e.score_hist) for e in seats if e.score_hist is not None]
+    if any(informative(h) for _name, h in score_hists):
+        story.append(histogram_chart(score_hists, "final score"))
 
     story.append(Paragraph("Game length", st["h2"]))
-    story.append(_table(["per game", "mean", "sd", "min", "max"], _moments_rows(s["length"])))
-    for key, entry in s["length"].items():
-        if informative(entry.get("hist")):
-            story.append(KeepTogether([Spacer(1, 4), histogram_chart([(key, entry["hist"])], key)]))
+    story.append(_table(["per game", "mean", "sd", "min", "max"],
+                        _moments_rows({key: f.moments for key, f in s.length.items()})))
+    for key, figure in s.length.items():
+        if figure.hist is not None and informative(figure.hist):
+            story.append(KeepTogether([Spacer(1, 4), histogram_chart([(key, figure.hist)], key)]))
 
-    if "solo" in s and s["solo"]["lost_at"]:
+    if s.solo is not None and s.solo.lost_at:
         story.append(Paragraph("When solo games are lost", st["h2"]))
-        for key, hist in s["solo"]["lost_at"].items():
-            if informative(hist):
+        for key, hist in s.solo.lost_at.items():
+            if hist is not None and informative(hist):
                 story.append(KeepTogether([histogram_chart([(key, hist)], f"{key} reached in lost games")]))
 
-    for group, entries in s["groups"].items():
+    for group, entries in s.groups.items():
         story.append(KeepTogether([
             Paragraph(f"{_esc(group)} by source (per game)", st["h2"]),
             _table(["source", "mean", "sd", "min", "max"], _moments_rows(entries)),
             means_chart(entries),
         ]))
 
-    if s["cards"]:
+    if s.cards:
         story.append(Paragraph("Cards (mean per game)", st["h2"]))
-        metrics = sorted({m for card in s["cards"].values() for m in card})
-        rows = [[card] + [format_num(values.get(m)) for m in metrics] for card, values in s["cards"].items()]
-        story.append(_table(["card"] + metrics, rows))
+        metrics = sorted({m for card in s.cards.values() for m in card})
+        rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
+        story.append(_table(["card", *metrics], rows))
 
     story.append(Spacer(1, 8))
     story.append(Paragraph(
@@ -266,7 +275,7 @@ def build_report(summary: Summary) -> bytes:
 
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
-                            bottomMargin=16 * mm, invariant=1, title=f"{s['title']}: simulation report",
+                            bottomMargin=16 * mm, invariant=1, title=f"{s.title}: simulation report",
                             author="Pirate Press", creator="pnp simulate", subject="", keywords="")
     doc.build(story)
     return buffer.getvalue()

@@ -55,7 +55,7 @@ def test_rulebook_states_every_designed_detail(book):
 
 def test_recruitment_examples_are_drawn_and_add_up_as_the_engine_counts(book, game):
     """Four examples: each scene's recruitment cards and hand, scored by the engine, give the total the text says."""
-    tables = PirateTricksRules(game).tables
+    config = PirateTricksRules(game).config
     index = {item.id: i for i, item in enumerate(game.deck("crew"))}  # the engine's card numbers
     groups: list[tuple[list[str], list[str]]] = []
     for page in range(len(reader(book).pages)):
@@ -75,7 +75,7 @@ def test_recruitment_examples_are_drawn_and_add_up_as_the_engine_counts(book, ga
     recruitment = game.component("recruitment")
     for (cards, hand), total in zip(examples, totals, strict=True):
         held = [index[c] for c in hand]
-        expected = sum(scoring.recruitment_payout(tables, recruitment.item(c), held) for c in cards)
+        expected = sum(scoring.recruitment_payout(config, recruitment.item(c), held) for c in cards)
         assert expected == total, (cards, hand)
 
 

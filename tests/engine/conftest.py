@@ -1,19 +1,28 @@
-"""Fixtures for engine tests: a project holding the toy Nim game."""
+"""Fixtures for engine tests: a project holding the fifth game (Nim, the example engine), and `pnp` on it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from generator.engine import registry
-from tests.engine import toy_nim as toy
+from tests import fifth_game
+from tests.helpers import run_pnp
+
+Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project folder whose only game is Nim, with its engine registered for this test."""
-    (tmp_path / "data" / "nim").mkdir(parents=True)
-    (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    monkeypatch.setitem(registry.ENGINES, "nim", "tests.engine.toy_nim")
+def root(tmp_path: Path) -> Path:
+    """A project folder whose only game is Nim (tests/fifth_game)."""
+    fifth_game.make_project(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def pnp(capsys: pytest.CaptureFixture[str]) -> Run:
+    """`pnp ARGV` in this process with Nim's engine registered: (exit code, stdout, stderr)."""
+    def run(*argv: str) -> tuple[int, str, str]:
+        return run_pnp(capsys, *argv, registry=fifth_game.REGISTRY)
+    return run

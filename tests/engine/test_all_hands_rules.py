@@ -19,10 +19,12 @@ R = RULES(GAME)
 KIND = {k: i for i, k in enumerate(R.config.kinds)}
 
 
-def fresh(players: int = 2, start: int = 0) -> AllHandsState:
-    """A dealt game in check mode with a fixed start player."""
+def fresh(players: int = 2, start: int = 0, races: tuple[int, ...] = ()) -> AllHandsState:
+    """A dealt game in check mode: `start` grabs the start player card at setup, `races` are who finishes
+    hiring first in rounds 1, 2...; in the rounds after those, the card passes clockwise."""
     deal = R.random_deal(players, random.Random(7))
-    deal["start"] = start
+    given = [start, *races]
+    deal["starts"] = given + [(given[-1] + r + 1) % players for r in range(len(deal["starts"]) - len(given))]
     return R.new_state(players, deal, check=True)
 
 
@@ -119,7 +121,7 @@ def test_an_empty_drawing_pile_is_restarted_with_the_returned_cards() -> None:
 
 
 def test_go_out_order_is_the_start_player_then_clockwise() -> None:
-    s = fresh(3, start=2)
+    s = fresh(3, start=2, races=(1,))
     for seat in range(3):
         give_crew(s, seat, "cook", "cook")
     for seat in (0, 2):
@@ -133,7 +135,7 @@ def test_go_out_order_is_the_start_player_then_clockwise() -> None:
     assert s.current_player() == 0  # seat 1 has nothing to lay out and is passed over
     act(s, "lay out three-of-a-kind cook")
     assert s.points[0] == 3
-    assert s.phase == STOCK and s.start == 0  # the start player card passed clockwise
+    assert s.phase == STOCK and s.start == 1  # seat 1 finished hiring first: it opens round 2, not seat 0
 
 
 def _to_go_out(s: AllHandsState) -> None:
@@ -266,3 +268,51 @@ def test_actions_out_of_phase_are_refused_with_the_rule() -> None:
         act(s, "keep cook")
     with pytest.raises(IllegalAction, match="outside the action space"):
         s.apply_action(R.space.size)
+
+
+def kind_of(card: int) -> str:
+    return R.config.kinds[R.config.card_kind[card]]
+
+
+def test_a_rivals_hidden_hiring_choice_never_shows_in_anyone_elses_observation() -> None:
+    """Seat 1 draws a card seat 0 put back, then keeps it or puts it back: seat 0 sees no difference."""
+    s = fresh(2, start=0, races=(1,))
+    stack_pile(s, 1, "carpenter", "lookout", "gunner", "cutthroat", "navigator", "cook")
+    for _ in range(3):  # round 1: seat 0 draws cook, cutthroat, lookout; seat 1 navigator, gunner, carpenter
+        act(s, "draw from pile 1")
+        act(s, "draw from pile 1")
+    act(s, "keep cook")  # seat 0 puts cutthroat and lookout back on its own pile: it knows them
+    act(s, "keep gunner")
+    assert s.observation(0)["piles"][0][-2:] == ["cutthroat", "lookout"]
+    assert s.phase == STOCK and s.current_player() == 1  # round 2: seat 1 won the race and opens
+    stack_pile(s, 1, "navigator", "carpenter")
+    for pile in (0, 1, 1, 1, 1, 1):  # seat 1: the lookout seat 0 put back, then carpenter, then navigator...
+        act(s, f"draw from pile {pile}")
+    assert s.phase == HIRE and s.current_player() == 1
+    assert "lookout" in [kind_of(c) for c in s.stock[1]] and len({kind_of(c) for c in s.stock[1]}) > 1
+    others = sorted({kind_of(c) for c in s.stock[1]} - {"lookout"})
+    kept, returned = s.copy(), s.copy()
+    act(kept, "keep lookout")
+    act(returned, f"keep {others[0]}")  # the lookout goes back on seat 1's pile
+    assert kept.observation(0) == returned.observation(0)
+    for branch in (kept, returned):
+        act(branch, "keep " + kind_of(branch.stock[0][0]))
+    assert kept.observation(0) == returned.observation(0)  # after hiring too, and through the call-out
+    assert kept.observation(1) != returned.observation(1)  # seat 1 itself knows what it did
+
+
+def test_the_start_player_races_are_chance_outcomes_of_the_deal() -> None:
+    players = 4
+    deals = [R.random_deal(players, random.Random(seed)) for seed in range(400)]
+    assert all(len(d["starts"]) == R.rounds_at_most(players) for d in deals)
+    firsts = [d["starts"][0] for d in deals]
+    assert all(60 <= firsts.count(seat) <= 140 for seat in range(players))  # about 100 each: uniform
+    state = R.new_state(players, deals[0])
+    assert state.opener() == deals[0]["starts"][0] == state.start
+
+
+def test_a_log_from_before_the_race_replays_with_the_card_passing_clockwise() -> None:
+    deal = R.random_deal(3, random.Random(5))
+    legacy = {"cards": deal["cards"], "start": 2}
+    assert R.starts_of(3, legacy)[:4] == [2, 0, 1, 2]
+    assert R.new_state(3, legacy).start == 2

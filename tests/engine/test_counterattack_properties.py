@@ -18,7 +18,7 @@ from tests.engine.walk import random_walk
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "counterattack")
 R = RULES(GAME)
-N = len(R.tables.card_suit)
+N = len(R.config.card_suit)
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 players = st.sampled_from([1, 2])
@@ -36,7 +36,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
     result = state.result()
     assert state.legal_actions() == []
     assert result.scores[0] == state.ports_exploited
-    assert bool(result.winners) == (state.ports_exploited == R.tables.ports_to_win)
+    assert bool(result.winners) == (state.ports_exploited == R.config.ports_to_win)
 
 
 @settings(max_examples=150, deadline=None)

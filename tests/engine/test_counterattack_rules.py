@@ -15,7 +15,7 @@ from generator.project import Project
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "counterattack")
 R = RULES(GAME)
-T = R.tables
+T = R.config
 N = len(T.card_suit)
 FLIP = N
 
@@ -86,36 +86,42 @@ class TestTrickResolution:
         assert first_trick("1 cutlasses", "11 anchors", flips=1)
 
     def test_without_trump_only_following_suit_higher_wins(self) -> None:
-        assert first_trick("10 anchors", "9 anchors", flips=4)
-        assert not first_trick("10 anchors", "9 cutlasses", flips=4)
+        # three flips turn up the last of the four exposed ports: the stack is empty, no trump
+        assert first_trick("10 anchors", "9 anchors", flips=3)
+        assert not first_trick("10 anchors", "9 cutlasses", flips=3)
+        assert not first_trick("1 skulls", "9 cutlasses", flips=3)  # skulls, the last card turned, is no trump
 
 
 class TestExposedPortStack:
-    def test_top_card_is_trump_and_flips_walk_the_stack(self) -> None:
+    """The rule text, literally: turning up the last exposed port empties the stack; then no trump, no flip."""
+
+    def test_top_card_is_trump_and_flips_walk_the_stack_until_the_last_card_ends_trump(self) -> None:
         order = exposed_order("skulls", "anchors", "compasses", "cutlasses")
         state = state_with(FILLER_MINE + [card("1 anchors")], FILLER_PIRATE + [card("1 skulls")], order)
         seen = [T.suit_names[state.trump]]
-        for _ in range(3):
+        for _ in range(2):
             state.apply_action(FLIP)
             seen.append(T.suit_names[state.trump])
-        assert seen == ["skulls", "anchors", "compasses", "cutlasses"]
-        state.apply_action(FLIP)
-        assert state.trump == -1
+        assert seen == ["skulls", "anchors", "compasses"]  # three suits were trump, the first and two more
+        state.apply_action(FLIP)  # turns up cutlasses, the last card: the stack is empty
+        assert state.trump == -1 and FLIP not in state.legal_actions()
+        assert state.observation(0)["exposed_seen"] == order and not state.observation(0)["can_flip"]
 
-    def test_used_up_stack_cannot_be_flipped_and_is_never_reset(self) -> None:
+    def test_empty_stack_cannot_be_flipped_and_is_never_reset(self) -> None:
         hand = suit_cards("anchors")[:2] + suit_cards("cutlasses")[:8]
         pirate = suit_cards("cutlasses")[8:] + suit_cards("compasses")[:7]
         state = state_with(hand, pirate)
-        for _ in range(len(T.exposed_suit)):
+        for _ in range(T.flips):
             assert FLIP in state.legal_actions()
             state.apply_action(FLIP)
+        assert state.flips == len(T.exposed_suit) - 1 == 3
         assert FLIP not in state.legal_actions()
-        with pytest.raises(IllegalAction, match="used up"):
+        with pytest.raises(IllegalAction, match="stack is empty"):
             state.apply_action(FLIP)
         while state.hands_played == 0:
             state.apply_action(state.legal_actions()[0])
-        # Whatever happened to the hand, the stack stays used up.
-        assert state.trump == -1 and state.exposed_pos == len(T.exposed_suit)
+        # Whatever happened to the hand, the stack stays empty.
+        assert state.trump == -1 and state.exposed_pos == len(T.exposed_suit) - 1
         if not state.is_terminal():
             assert FLIP not in state.legal_actions()
 
@@ -211,7 +217,7 @@ class TestActionsAsText:
             assert state.string_to_action(state.action_to_string(action)) == action
         assert state.action_to_string(FLIP) == "flip exposed port"
         assert state.string_to_action("play 7 anchors") == card("7 anchors")
-        with pytest.raises(IllegalAction, match="cannot read"):
+        with pytest.raises(IllegalAction, match="unreadable action"):
             state.string_to_action("play 12 anchors")
 
     def test_playing_a_card_you_do_not_hold_names_the_rule(self) -> None:

@@ -19,7 +19,7 @@ from tests.engine.walk import random_walk
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "pirate-tricks")
 R = RULES(GAME)
-T = R.tables
+T = R.config
 SP = R.space
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -16,7 +16,7 @@ from generator.project import Project
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "pirate-tricks")
 R = RULES(GAME)
-T = R.tables
+T = R.config
 SP = R.space
 
 
@@ -212,7 +212,7 @@ class TestText:
         state = R.new_state(3, deal(3))
         for text in ("play 14 red", "tie card 12 green", "ditch 9 blue", "predict 4", "give row to seat 2", "bid 3"):
             assert state.action_to_string(state.string_to_action(text)) == text
-        with pytest.raises(IllegalAction, match="cannot read"):
+        with pytest.raises(IllegalAction, match="unreadable action"):
             state.string_to_action("bid lots")
 
     def test_an_action_of_the_wrong_phase_names_the_rule(self) -> None:

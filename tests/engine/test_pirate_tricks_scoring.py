@@ -14,7 +14,7 @@ from generator.project import Project
 ROOT = Path(__file__).resolve().parents[2]
 GAME = load_game(Project.at(ROOT), "pirate-tricks")
 R = RULES(GAME)
-T = R.tables
+T = R.config
 
 
 def cards(*names: str) -> list[int]:

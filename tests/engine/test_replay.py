@@ -11,14 +11,13 @@ from generator.engine.replay import GameRecord, read_log, replay
 from generator.engine.simulate import EngineSource, SimSpec
 from generator.engine.simulate.runner import engine_for, run_chunk
 from generator.errors import DataError
-from tests.engine import toy_nim as toy
+from generator.engine.base import Rules
+from tests import fifth_game
 
 
 @pytest.fixture
-def rules(tmp_path: Path):  # type: ignore[no-untyped-def]
-    (tmp_path / "data" / "nim").mkdir(parents=True)
-    (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    return engine_for(EngineSource(str(tmp_path), "nim", "tests.engine.toy_nim"))[0]
+def rules(root: Path) -> Rules:
+    return engine_for(EngineSource(str(root), "nim", fifth_game.ENGINE))[0]
 
 
 def _write(tmp_path: Path, text: str, name: str = "game.log") -> Path:
@@ -36,7 +35,7 @@ def test_json_record_round_trips() -> None:
 
 
 def test_simulated_log_replays_legally(tmp_path: Path, rules) -> None:  # type: ignore[no-untyped-def]
-    spec = SimSpec(EngineSource(str(tmp_path), "nim", "tests.engine.toy_nim"), 3,
+    spec = SimSpec(EngineSource(str(tmp_path), "nim", fifth_game.ENGINE), 3,
                    ("heuristic", "random", "random"), seed=5, games=40, check=True, log=True)
     path = _write(tmp_path, "\n".join(run_chunk(spec, 0, 40).log_lines) + "\n", "sim.jsonl")
     records = read_log(path)
@@ -74,7 +73,7 @@ def test_text_form_reports_the_line_of_the_first_illegal_action(tmp_path: Path, 
 
 def test_unreadable_action_text_is_an_illegal_action(tmp_path: Path, rules) -> None:  # type: ignore[no-untyped-def]
     (record,) = read_log(_write(tmp_path, 'game: nim\nplayers: 2\ndeal: {"heap": 10}\ntake 3\ngrab two\n'))
-    assert replay(rules, record).problem == "line 5: 'grab two' is not an action (write: take N)"
+    assert replay(rules, record).problem == "line 5: unreadable action 'grab two': expected e.g. 'take 2'"
 
 
 def test_actions_after_the_end_are_reported(tmp_path: Path, rules) -> None:  # type: ignore[no-untyped-def]

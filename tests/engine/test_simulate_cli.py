@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_pnp as run
+from tests.engine.conftest import Run
 
 
-def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, pnp: Run) -> None:
     outputs = []
     for jobs in ("1", "2"):
-        code, out, _err = run(capsys, "-q", "--root", str(root), "simulate", "nim", "--games", "2100", "--players", "3",
+        code, out, _err = pnp("-q", "--root", str(root), "simulate", "nim", "--games", "2100", "--players", "3",
                               "--bots", "heuristic,random,random", "--seed", "12", "--jobs", jobs, "--json",
                               "--report", str(root / f"r{jobs}.pdf"), "--log", str(root / f"g{jobs}.jsonl"))
         assert code == 0
@@ -28,16 +28,16 @@ def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, capsys: pyte
     assert len((root / "g1.jsonl").read_text().splitlines()) == 2100
 
 
-def test_text_output_names_seats_and_solo_rate(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(capsys, "--root", str(root), "simulate", "nim", "--games", "200", "--bot", "random")
+def test_text_output_names_seats_and_solo_rate(root: Path, pnp: Run) -> None:
+    code, out, _err = pnp("--root", str(root), "simulate", "nim", "--games", "200", "--bot", "random")
     assert code == 0
-    assert out.startswith("Nim: 200 games, 1 player, seed 1\nsolo win rate ")
+    assert out.startswith("Plunder Pile: 200 games, 1 player, seed 1\nsolo win rate ")
     assert "95% CI" in out and "lost games" in out and "take-1" in out
 
 
-def test_user_bot_by_module_path(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(capsys, "--root", str(root), "simulate", "nim", "--games", "100", "--players", "2",
-                          "--bots", "tests.engine.toy_nim:HeuristicNimBot,random", "--json")
+def test_user_bot_by_module_path(root: Path, pnp: Run) -> None:
+    code, out, _err = pnp("--root", str(root), "simulate", "nim", "--games", "100", "--players", "2",
+                          "--bots", "generator.engine.example.bots:HeuristicBot,random", "--json")
     assert code == 0
     summary = json.loads(out)
     assert summary["seats"][0]["rate"] > 0.9
@@ -51,23 +51,23 @@ def test_user_bot_by_module_path(root: Path, capsys: pytest.CaptureFixture[str])
         (["--bots", "random,random"], "pnp: --bots names 2 bots for 1 seats"),
     ],
 )
-def test_bad_options_are_one_clean_line(root: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+def test_bad_options_are_one_clean_line(root: Path, pnp: Run, args: list[str],
                                         message: str) -> None:
-    code, out, err = run(capsys, "--root", str(root), "simulate", "nim", "--games", "10", *args)
+    code, out, err = pnp("--root", str(root), "simulate", "nim", "--games", "10", *args)
     assert code == 2 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
     assert not (root / "output").exists()
 
 
-def test_report_is_deterministic(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_is_deterministic(root: Path, pnp: Run) -> None:
     for name in ("a.pdf", "b.pdf"):
-        code, _out, _err = run(capsys, "-q", "--root", str(root), "simulate", "nim", "--games", "300",
+        code, _out, _err = pnp("-q", "--root", str(root), "simulate", "nim", "--games", "300",
                                "--report", str(root / name))
         assert code == 0
     assert (root / "a.pdf").read_bytes() == (root / "b.pdf").read_bytes()
 
 
-def test_user_bot_module_in_the_working_directory(root: Path, capsys: pytest.CaptureFixture[str],
+def test_user_bot_module_in_the_working_directory(root: Path, pnp: Run,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     (root / "my_nim_bots.py").write_text(
         "from generator.engine.base import Bot\n\n"
@@ -77,7 +77,7 @@ def test_user_bot_module_in_the_working_directory(root: Path, capsys: pytest.Cap
         "        return legal[0]\n")
     monkeypatch.chdir(root)
     monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", str(root))])
-    code, out, err = run(capsys, "--root", str(root), "simulate", "nim", "--games", "50", "--players", "2",
+    code, out, err = pnp("--root", str(root), "simulate", "nim", "--games", "50", "--players", "2",
                          "--bots", "my_nim_bots:AlwaysOne,heuristic", "--json", "--check")
     assert code == 0, err
     assert json.loads(out)["bots"] == ["my_nim_bots:AlwaysOne", "heuristic"]

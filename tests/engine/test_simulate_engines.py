@@ -1,4 +1,4 @@
-"""The simulator on the four real engines: legal play under check, replayable logs, bots that learn.
+"""The simulator on every registered engine: legal play under check, replayable logs, bots that learn.
 
 Game counts are modest (the whole suite must stay fast); the margins asserted
 are far inside what was measured (heuristic bots win about 90% against random
@@ -7,32 +7,25 @@ ones in every multi-player game).
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
-from generator.engine.registry import ENGINES
+from generator.engine.registry import REGISTRY
 from generator.engine.replay import read_log, replay
 from generator.engine.simulate import EngineSource, SimSpec, simulate, summarize
 from generator.engine.simulate.runner import engine_for, run_chunk
+from generator.load import load_game
 from generator.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = Project.at(ROOT)
-
-
-def _available(game_id: str) -> bool:
-    return (game_id in PROJECT.game_ids() and game_id in ENGINES
-            and importlib.util.find_spec(ENGINES[game_id]) is not None)
-
-
-GAMES = [pytest.param(g, marks=pytest.mark.skipif(not _available(g), reason=f"no engine or data for {g}"))
-         for g in ENGINES]
+GAMES = PROJECT.game_ids()  # every game of the project; each must have an engine in the registry
+SOLO_GAMES = [g for g in GAMES if load_game(PROJECT, g).players_min == 1]
 
 
 def _source(game_id: str) -> EngineSource:
-    return EngineSource(str(PROJECT.root), game_id, ENGINES[game_id])
+    return EngineSource(str(PROJECT.root), game_id, REGISTRY.module_of(game_id))
 
 
 def _players(game_id: str) -> list[int]:
@@ -78,27 +71,27 @@ def test_heuristic_beats_random_in_multiplayer_games(game_id: str) -> None:
         if aggregate.no_winner + aggregate.shared == aggregate.games and aggregate.shared in (0, aggregate.games):
             pytest.skip(f"{game_id} is cooperative at {k} players: the table wins or loses together")
         summary = summarize(aggregate, game=game_id, title=game_id, bots=bots, seed=spec.seed, check=False)
-        entry = summary["seats"][seat]
-        wins += entry["wins"]
-        trials += entry["trials"]
+        entry = summary.seats[seat]
+        wins += entry.rate.wins
+        trials += entry.rate.trials
     fair = 1 / k
     # measured about 0.9 for every game; a clear margin over a fair share, well inside that
     assert wins / trials > fair + 0.2, f"heuristic won {wins}/{trials} at {k} players"
 
 
-def test_counterattack_solo_summary_reports_when_games_are_lost() -> None:
-    if not _available("counterattack"):
-        pytest.skip("no counterattack engine")
-    spec = SimSpec(_source("counterattack"), 1, ("random",), seed=3, games=300)
-    summary = summarize(simulate(spec, 1), game="counterattack", title="c", bots=spec.bots, seed=3, check=False)
-    solo = summary["solo"]
-    assert solo["trials"] == 300 and 0 <= solo["rate"] <= 1
-    assert solo["lost_at"], "lost games are broken down by the engine's figures"
-    for hist in solo["lost_at"].values():
-        assert sum(count for _low, count in hist["buckets"]) == solo["lost"]
+@pytest.mark.parametrize("game_id", SOLO_GAMES)
+def test_solo_summary_reports_when_games_are_lost(game_id: str) -> None:
+    spec = SimSpec(_source(game_id), 1, ("random",), seed=3, games=300)
+    summary = summarize(simulate(spec, 1), game=game_id, title="c", bots=spec.bots, seed=3, check=False)
+    solo = summary.solo
+    assert solo is not None
+    assert solo.rate.trials == 300 and 0 <= solo.rate.rate <= 1
+    assert solo.lost_at, "lost games are broken down by the engine's figures"
+    for hist in solo.lost_at.values():
+        assert hist is not None and sum(count for _low, count in hist.buckets) == solo.lost
 
 
-@pytest.mark.parametrize("game_id", [p for p in GAMES if p.values == ("counterattack",)])
+@pytest.mark.parametrize("game_id", SOLO_GAMES)
 def test_real_engine_gives_the_same_summary_for_any_jobs(game_id: str) -> None:
     spec = SimSpec(_source(game_id), 1, ("random",), seed=77, games=2100)
     one = summarize(simulate(spec, 1), game=game_id, title="t", bots=spec.bots, seed=77, check=False)

@@ -1,4 +1,4 @@
-"""The runner on the toy Nim engine: determinism for any --jobs, seeds, bots, check mode."""
+"""The runner on the example engine (Nim): determinism for any --jobs, seeds, bots, check mode."""
 
 from __future__ import annotations
 
@@ -15,21 +15,22 @@ from generator.engine.simulate import EngineSource, SimSpec, play_game, resolve_
 from generator.engine.simulate.runner import chunks, engine_for, run_chunk
 from generator.engine.simulate.seeds import game_seed
 from generator.errors import UsageError
-from tests.engine import toy_nim as toy
+from generator.engine import example
+from generator.engine.example.bots import HeuristicBot
+from tests import fifth_game
 
-TOY = "tests.engine.toy_nim"
+TOY = fifth_game.ENGINE
 
 
 @pytest.fixture
-def source(tmp_path: Path) -> EngineSource:
-    (tmp_path / "data" / "nim").mkdir(parents=True)
-    (tmp_path / "data" / "nim" / "game.yaml").write_text(toy.GAME_YAML)
-    return EngineSource(str(tmp_path), "nim", TOY)
+def source(root: Path) -> EngineSource:
+    return EngineSource(str(root), "nim", TOY)
 
 
 def _summary(spec: SimSpec, jobs: int) -> dict[str, Any]:
     aggregate = simulate(spec, jobs)
-    return summarize(aggregate, game="nim", title="Nim", bots=spec.bots, seed=spec.seed, check=spec.check)
+    summary = summarize(aggregate, game="nim", title="Nim", bots=spec.bots, seed=spec.seed, check=spec.check)
+    return summary.to_json()
 
 
 def test_same_seed_same_summary_for_any_jobs(source: EngineSource) -> None:
@@ -82,11 +83,11 @@ def test_solo_summary_has_win_rate_and_lost_games(source: EngineSource) -> None:
 
 
 def test_bot_specs() -> None:
-    builtin = toy.BOTS
+    builtin = example.BOTS
     assert seat_bots(3, "heuristic", None, builtin) == ("heuristic",) * 3
     assert seat_bots(2, None, "heuristic, random", builtin) == ("heuristic", "random")
     assert seat_bots(2, None, None, builtin) == ("random", "random")
-    assert resolve_bot(f"{TOY}:HeuristicNimBot", builtin) is toy.HeuristicNimBot
+    assert resolve_bot(f"{TOY}.bots:HeuristicBot", builtin) is HeuristicBot
 
 
 @pytest.mark.parametrize(
@@ -102,7 +103,7 @@ def test_bot_specs() -> None:
 )
 def test_bad_bot_specs_are_one_line_usage_errors(bot: str | None, bots: str | None, message: str) -> None:
     with pytest.raises(UsageError) as err:
-        seat_bots(2, bot, bots, toy.BOTS)
+        seat_bots(2, bot, bots, example.BOTS)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
 

@@ -125,7 +125,8 @@ def test_a_fleet_too_small_for_sixteen_turns_fails_at_its_yaml_line(project_copy
 def test_a_missing_ship_number_is_reported(project_copy: Project) -> None:
     edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'id: "{fleet}-9", number: 9,', 'id: "{fleet}-9", number: 8,')
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
-    assert [c.name for c in failed] == ["red fleet: every ship number 1-9", "blue fleet: every ship number 1-9"]
+    assert [c.name for c in failed] == ["red fleet: every ship number 1-9", "blue fleet: every ship number 1-9",
+                                        "run of 9 formable"]
     assert failed[0].actual == "missing [9]" and failed[0].location.file.endswith("tiles.yaml")
 
 
@@ -141,3 +142,16 @@ def test_an_unexplained_sea_effect_is_reported(project_copy: Project) -> None:
          "    salvage:   {label: Salvage, text: Put out the fire on your adjacent ships.}\n", "")
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
     assert [c.name for c in failed] == ["mercenary salvager effect: known and explained"]
+
+
+def test_a_run_table_that_stops_short_of_the_board_is_refused_at_its_line(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "pirates-under-fire" / "game.yaml", ", 8: 16, 9: 20}", ", 8: 16}")
+    (failed,) = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
+    assert "scoring.runs: no VP for lines of 9 (the board allows 3..9)" in failed.actual
+    assert str(failed.location).startswith("data/pirates-under-fire/game.yaml:")
+
+
+def test_a_run_table_where_a_longer_run_pays_no_more_is_refused(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "pirates-under-fire" / "game.yaml", ", 8: 16, 9: 20}", ", 8: 16, 9: 16}")
+    (failed,) = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
+    assert "a line of 9 pays 16, not more than a line of 8" in failed.actual

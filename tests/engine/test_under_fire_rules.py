@@ -245,6 +245,36 @@ def test_a_player_who_cannot_place_a_ship_loses_at_once() -> None:
     assert result.winners == (BLUE,) and result.details["lost_no_move"] == RED
 
 
+def test_a_purchase_that_opens_a_space_means_the_player_has_not_lost() -> None:
+    s = fresh(first=BLUE)
+    for c in "ABCDE":
+        put(s, BLUE, 4 if c in "AB" else 6, f"red {c}1")  # red's whole first row is taken
+    hand(s, BLUE, 5, 5, 5)
+    s.gold[RED] = R.config.merc_cost[MERC["ram"]]  # just enough for the Ram
+    act(s, "place 5 at blue A1")
+    if s.phase == AFTER:
+        act(s, "end turn")
+    assert not s.is_terminal() and s.current_player() == RED  # the Ram can sink a ship and open a space
+    legal = [s.action_to_string(a) for a in s.legal_actions()]
+    assert legal and all(text.startswith("buy ram at red ") for text in legal)  # red must buy first
+    act(s, "buy ram at red A1")
+    assert s.phase == MAIN and "red A2" in accessible(s, RED)
+    act(s, "place " + str(R.config.ship_number[s.hands[RED][0]]) + " at red A2")
+    assert not s.is_terminal() or s.loser == -1
+
+
+def test_a_purchase_that_opens_nothing_does_not_save_the_player() -> None:
+    s = fresh(first=BLUE)
+    for c in "ABCDE":
+        put(s, BLUE, 4 if c in "AB" else 6, f"red {c}1")
+    hand(s, BLUE, 5, 5, 5)
+    s.gold[RED] = R.config.merc_cost[MERC["ram"]] - 1  # one short of the Ram: no purchase can help
+    act(s, "place 5 at blue A1")
+    if s.phase == AFTER:
+        act(s, "end turn")
+    assert s.is_terminal() and s.loser == RED
+
+
 def _score(build: list[tuple[int, int, str, bool]]) -> dict[str, int]:
     s = fresh()
     for seat, number, where, burning in build:
@@ -271,6 +301,16 @@ def test_runs_ascending_or_descending_in_a_straight_line() -> None:
     assert _score(broken)["runs"] == 0  # a burning ship breaks the line
     mixed = [(RED, 2, "red A1", False), (BLUE, 3, "red B1", False), (RED, 4, "red C1", False)]
     assert _score(mixed)["runs"] == 0  # only one's own ships form lines
+
+
+def test_every_run_a_column_allows_has_a_value_and_longer_runs_pay_more() -> None:
+    column = [f"red A{r}" for r in range(1, 6)] + [f"blue E{r}" for r in range(5, 0, -1)]  # one line of ten
+    values = {}
+    for length in range(3, 10):
+        values[length] = _score([(RED, n, column[n - 1], False) for n in range(1, length + 1)])["runs"]
+    assert values[9] > values[8]  # a run of all nine numbers beats a run of eight
+    assert all(values[n] > values[n - 1] for n in range(4, 10))
+    assert values == {n: R.config.runs[n] for n in range(3, 10)}
 
 
 def test_active_ships_on_the_rival_sea_score_one_each() -> None:

@@ -3,7 +3,10 @@
 It values a crew by the best final lay-out of the cards it holds (captains'
 penalties included) plus a small bonus for progress toward sets and the
 street, so it keeps the card that extends its best potential combination and
-leaves a lone captain to the others. It reads only its observation.
+leaves a lone captain to the others. It reads only its observation: it knows
+the top of a drawing pile only when it put that card back there itself. Ties
+(between piles, rivals or kinds) are broken at random with its seeded rng, so
+no seat is favoured.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, rules: AllHandsRules, seat: int, rng: random.Random) -> None:  # type: ignore[override]
+    def __init__(self, rules: AllHandsRules, seat: int, rng: random.Random) -> None:
         super().__init__(rules, seat, rng)
         self.ahod: AllHandsRules = rules
         self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
@@ -52,7 +55,7 @@ class HeuristicBot(Bot):
         phase = observation["phase"]
         counts = self._counts(observation)
         if phase == "hire":
-            return max(legal, key=lambda a: (self._gain(counts, a - space.keep), -a))
+            return self.pick_best(legal, lambda a: self._gain(counts, a - space.keep))
         if phase in ("stock", "extra stock"):
             return self._pick_pile(observation, legal, counts)
         if phase == "all hands on deck":
@@ -61,7 +64,9 @@ class HeuristicBot(Bot):
             base = space.snatch if phase == "snatch" else space.curse
             targets = [a for a in legal if a != space.skip]
             points, sizes = observation["points"], observation["crew_sizes"]
-            return max(targets, key=lambda a: (points[a - base], sizes[a - base], -a)) if targets else space.skip
+            if not targets:
+                return space.skip
+            return self.pick_best(targets, lambda a: (points[a - base], sizes[a - base]))
         return legal[0]
 
     def _pick_pile(self, observation: Mapping[str, Any], legal: list[int], counts: list[int]) -> int:
@@ -69,17 +74,15 @@ class HeuristicBot(Bot):
         space = self.ahod.space
         base = space.draw if observation["phase"] == "stock" else space.extra
         now = self.potential(tuple(counts))
-        best, best_key = legal[0], None
-        for action in legal:
-            if action == space.skip:
-                continue
+
+        def value(action: int) -> tuple[float, int]:
             pile = observation["piles"][action - base]
             top = pile[-1] if pile else None
             gain = 0.5 if top is None else self._gain(counts, self.kind_index[top]) - now
-            key = (gain, len(pile), -action)
-            if best_key is None or key > best_key:
-                best, best_key = action, key
-        return best
+            return gain, len(pile)
+
+        draws = [a for a in legal if a != space.skip]
+        return self.pick_best(draws, value) if draws else legal[0]
 
     def _go_out(self, legal: list[int], counts: list[int]) -> int:
         """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest."""

@@ -74,7 +74,8 @@ def load_config(game: Game) -> AhodConfig:
     for item in cards:
         kind = item["kind"]
         if kind not in index:
-            raise DataError(f"pirate '{item.id}' has kind {kind!r}, not in rules crew_kinds/captain_kinds", item.location)
+            raise DataError(f"pirate '{item.id}' has kind {kind!r}, not in rules crew_kinds/captain_kinds",
+                            item.location)
         if bool(item.get("captain")) != (kind in captains):
             raise DataError(
                 f"pirate '{item.id}' must have captain: {str(kind in captains).lower()} (its kind is "
@@ -92,6 +93,9 @@ def load_config(game: Game) -> AhodConfig:
     game.rule("captain_penalty", Mapping)
     for captain in captains:
         penalties[index[captain]] = game.rule(f"captain_penalty.{captain}", int)
+    if game.rule("start_player.race", str) != "uniform":
+        raise DataError("rules: start_player.race must be 'uniform' (each race for the start player card is won "
+                        "by any player with equal chance; the engine plays it so)", game.rule_location("start_player.race"))
     if game.rule("keep_per_round", int) != 1:
         raise DataError("rules: keep_per_round must be 1 (the rule sheet adds one card to the crew each round; "
                         "the engine plays it so)", game.rule_location("keep_per_round"))

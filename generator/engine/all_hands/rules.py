@@ -14,7 +14,7 @@ from generator.engine.base import IllegalAction, Rules
 from generator.model import Game
 
 
-class AllHandsRules(Rules):
+class AllHandsRules(Rules[AllHandsState]):
     game_id = "all-hands-on-deck"
 
     def __init__(self, game: Game) -> None:
@@ -49,19 +49,42 @@ class AllHandsRules(Rules):
 
     def _players_ok(self, players: int) -> None:
         if players not in self._in_play:
-            raise IllegalAction(f"All Hands on Deck is for {self.game.players_min}-{self.game.players_max} players, not {players}")
+            raise IllegalAction(f"All Hands on Deck is for {self.game.players_min}-{self.game.players_max} players, "
+                                f"not {players}")
+
+    def rounds_at_most(self, players: int) -> int:
+        """Every round moves one card per player from the drawing piles to the crews: this many rounds at most."""
+        return self.config.deal[players]
 
     def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:
-        """Shuffle the cards in play once; deal the drawing piles; pick who grabs the start card."""
+        """Shuffle the cards in play once; deal the drawing piles; draw who wins each start-card race.
+
+        `starts[0]` grabs the start player card at setup; `starts[r]` finishes hiring first in round r
+        and opens round r + 1. A race is modelled as uniform over the players (rules.start_player).
+        """
         cards = self.in_play(players)
         rng.shuffle(cards)
-        return {"cards": cards, "start": rng.randrange(players)}
+        return {"cards": cards, "starts": [rng.randrange(players) for _ in range(self.rounds_at_most(players))]}
+
+    def starts_of(self, players: int, deal: Mapping[str, Any]) -> list[int]:
+        """Who opens each round. A log from before the race was modelled holds one `start`, and the card
+        passed clockwise: that game replays as it was played."""
+        rounds = self.rounds_at_most(players)
+        if "starts" not in deal:
+            first = int(deal["start"])
+            return [(first + r) % players for r in range(rounds)]
+        starts = [int(s) for s in deal["starts"]]
+        if len(starts) < rounds or not all(0 <= s < players for s in starts):
+            raise IllegalAction(f"the deal's 'starts' must name the opener of each of {rounds} rounds, "
+                                f"seats 0..{players - 1}")
+        return starts
 
     def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> AllHandsState:
         self._players_ok(players)
         cards = list(deal["cards"])
         if sorted(cards) != self._in_play[players]:
-            raise IllegalAction(f"the deal must hold exactly the {len(self._in_play[players])} cards in play for {players} players")
+            raise IllegalAction(f"the deal must hold exactly the {len(self._in_play[players])} cards in play "
+                                f"for {players} players")
         each = self.config.deal[players]
         if each * players > len(cards):
             raise IllegalAction(f"{players} players x {each} cards need {each * players}, the deck has {len(cards)}")
@@ -70,7 +93,7 @@ class AllHandsRules(Rules):
             state.piles[p] = cards[p * each:(p + 1) * each]  # the end of the list is the top
         removed = self._removed[players]
         state.box = cards[players * each:] + removed  # not dealt, or taken out for this player count
-        state.start = int(deal["start"]) % players
+        state.starts = self.starts_of(players, deal)
         state.begin_round()
         if check:
             state.check_invariants()

@@ -9,9 +9,14 @@ Broadside act at once through the SNATCH and CURSE phases). A round starts
 only while the drawing piles hold at least one card per player; otherwise
 every crew pile is laid out in its best way and the game is scored.
 
-Modelling choices (the table game has a race where the engine needs an order):
-the start player card passes clockwise each round, and the call-out order
-is the start player first, then clockwise.
+Modelling choices (the table game has races where the engine needs an order):
+* The start player card goes to whoever grabs it: at setup, and then to the
+  first player to finish hiring each round. Each race is a chance outcome,
+  uniform over the players, drawn up front into the deal (`starts`: who opens
+  each round), so it is seeded, logged and replayed like every shuffle.
+* Hiring is simultaneous at the table; the engine asks seats one at a time, and
+  no observation shows what another seat kept or put back.
+* The call-out order is the round's start player first, then clockwise.
 
 Curse cards: the printed game hands them out for rule breaches (peeking,
 drawing out of turn, calling without a complete combination). An engine that
@@ -55,7 +60,9 @@ class AllHandsState(State):
         self.extra_now = [False] * players
         self.final: list[tuple[int, tuple[int, ...]]] = []  # per seat: (points, option indices)
         self.box: list[int] = []  # cards not dealt this game
-        self.seen: list[int] = [0] * len(rules.config.card_kind)  # per card: bitmask of seats that saw it
+        # per card: bitmask of the seat that put it back on its own drawing pile (read only while it lies there)
+        self.marked: list[int] = [0] * len(rules.config.card_kind)
+        self.starts: list[int] = [0]  # who opens each round: the deal's start player races
         self.start = 0
         self.round = 0
         self.phase = STOCK
@@ -67,6 +74,9 @@ class AllHandsState(State):
 
     def current_player(self) -> int:
         return self.turn
+
+    def opener(self) -> int:
+        return self.starts[0]
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -143,6 +153,7 @@ class AllHandsState(State):
             self._finish()
             return
         self.round += 1
+        self.start = self.starts[self.round - 1]
         self.extra_now = self.extra_next
         self.extra_next = [False] * self.players
         self.phase = STOCK
@@ -175,11 +186,9 @@ class AllHandsState(State):
             if self.extra_now[seat] and any(self.piles):
                 self.turn = seat
                 return
-        self.phase = HIRE
+        self.phase = HIRE  # everyone looks at their stock at once (the observation shows each seat its own)
         self.step = 0
         self.turn = self.start
-        for seat in range(self.players):  # everyone looks at their stock at once
-            self._see_stock(seat)
 
     def _extra(self, pile: int | None) -> None:
         if pile is not None:
@@ -193,12 +202,6 @@ class AllHandsState(State):
         self.extra_now[self.turn] = False
         self._advance_extra()
 
-    def _see_stock(self, seat: int) -> None:
-        bit = 1 << seat
-        seen = self.seen
-        for c in self.stock[seat]:
-            seen[c] |= bit
-
     def _keep(self, kind: int) -> None:
         seat = self.turn
         stock = self.stock[seat]
@@ -211,6 +214,9 @@ class AllHandsState(State):
         del stock[i]
         self.crew[seat].append(c)
         self.counts[seat][kind] += 1
+        bit = 1 << seat
+        for rest in stock:  # you know what you put back, while it stays on your pile
+            self.marked[rest] = bit
         self.piles[seat].extend(stock)  # the rest go on top of your own pile (a new one if it was empty)
         stock.clear()
         self.step += 1
@@ -231,8 +237,7 @@ class AllHandsState(State):
                 self.turn = seat
                 return
             self.step += 1
-        self.start = (self.start + 1) % self.players  # the start player card passes on
-        self.begin_round()
+        self.begin_round()  # the start player card is with whoever won this round's race (the deal's next start)
 
     def _next_go_out(self) -> None:
         self.step += 1
@@ -283,7 +288,6 @@ class AllHandsState(State):
             self.counts[victim][kind] -= 1
             self.crew[self.turn].append(card)
             self.counts[self.turn][kind] += 1
-            self.seen[card] |= 1 << self.turn
             self.used[0] += 1
         self._stay_or_pass()
 
@@ -356,7 +360,7 @@ class AllHandsState(State):
         config = self.rules.config
         kinds = config.kinds
         bit = 1 << player
-        seen = self.seen
+        marked = self.marked
         return {
             "seat": player,
             "players": self.players,
@@ -364,8 +368,8 @@ class AllHandsState(State):
             "turn": self.turn,
             "round": self.round,
             "start": self.start,
-            # a drawing pile is face down; a seat knows only the cards it has held itself
-            "piles": [[kinds[config.card_kind[c]] if seen[c] & bit else None for c in pile] for pile in self.piles],
+            # drawing piles are face down; a seat knows only the cards it put back on its own pile itself
+            "piles": [[kinds[config.card_kind[c]] if marked[c] & bit else None for c in pile] for pile in self.piles],
             # stock cards are looked at only once hiring begins
             "stock": [kinds[config.card_kind[c]] for c in self.stock[player]] if self.phase == HIRE else [],
             "stock_sizes": [len(s) for s in self.stock],
@@ -406,7 +410,8 @@ class AllHandsState(State):
         new.extra_now = self.extra_now[:]
         new.final = self.final[:]
         new.box = self.box[:]
-        new.seen = self.seen[:]
+        new.marked = self.marked[:]
+        new.starts = self.starts  # never mutated
         new.start = self.start
         new.round = self.round
         new.phase = self.phase

@@ -1,7 +1,7 @@
 """Counterattack bots: a rule-of-thumb player and a Monte-Carlo planner built on it.
 
 Both see only the observation (their own cards, the pirate's face-up card, the
-exposed ports seen so far, the cards played this pass) plus the rules' tables.
+exposed ports turned up so far, the cards played this pass) plus the rules' config.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.engine.base import Bot
+from generator.engine.counterattack.config import CounterattackConfig
 from generator.engine.counterattack.rules import CounterattackRules
-from generator.engine.counterattack.tables import Tables
 
 
-def target_tricks(t: Tables, open_ports: Sequence[int], won: int, left: int) -> int | None:
+def target_tricks(t: CounterattackConfig, open_ports: Sequence[int], won: int, left: int) -> int | None:
     """The lowest open port number still reachable with `left` tricks to play, or None."""
     best = None
     for port in open_ports:
@@ -25,7 +25,7 @@ def target_tricks(t: Tables, open_ports: Sequence[int], won: int, left: int) -> 
     return best
 
 
-def heuristic_move(t: Tables, win: tuple[tuple[bool, ...], ...], hand: Sequence[int], pirate_card: int,
+def heuristic_move(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], hand: Sequence[int], pirate_card: int,
                    trump: int, can_flip: bool, won: int, left: int, target: int | None) -> int:
     """Win the trick while the target still needs tricks, lose it otherwise; flip when no card does that.
 
@@ -56,9 +56,9 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, rules: CounterattackRules, seat: int, rng: random.Random) -> None:  # type: ignore[override]
+    def __init__(self, rules: CounterattackRules, seat: int, rng: random.Random) -> None:
         super().__init__(rules, seat, rng)
-        self.t = rules.tables
+        self.t = rules.config
         self.win = rules.win
 
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
@@ -111,7 +111,7 @@ class PlannerBot(HeuristicBot):
         pool = [c for c in range(n) if c not in known]
         self.rng.shuffle(pool)
         hidden = obs["pirate_hidden"]
-        pirate = [obs["pirate_card"]] + pool[:hidden]
+        pirate = [obs["pirate_card"], *pool[:hidden]]
         pos = hidden
         hands: list[list[int]] = []
         for seat, size in enumerate(obs["partner_hand_size"]):
@@ -143,11 +143,11 @@ class PlannerBot(HeuristicBot):
         total = t.tricks_per_hand
         while trick < total:
             seat = (trick + base) % players if players > 1 else 0  # co-captains alternate
-            trump = t.exposed_suit[exposed[pos]] if pos < len(exposed) else -1
+            trump = t.trump_at(exposed, pos)
             pc = pirate[trick - obs["trick"]]
             if action < 0:
                 left = total - trick
-                action = heuristic_move(t, self.win, hands[seat], pc, trump, pos < len(exposed), won, left,
+                action = heuristic_move(t, self.win, hands[seat], pc, trump, t.can_flip(exposed, pos), won, left,
                                         target_tricks(t, ports, won, left))
             if action == n:
                 pos += 1

@@ -6,29 +6,30 @@ import random
 from collections import Counter
 
 from generator.checks import Check
+from generator.engine.counterattack.config import EXPOSED, MAIN, PORT
+from generator.engine.counterattack.rules import CounterattackRules
 from generator.errors import PnpError
 from generator.model import Game
 
 
 def composition_checks(game: Game) -> list[Check]:
     checks: list[Check] = []
-    for comp_id in ("port", "exposed-port", "main"):
+    for comp_id in (PORT, EXPOSED, MAIN):
         checks.append(Check.holds(f"component '{comp_id}' exists", game.has_component(comp_id),
                                   "present", "present" if game.has_component(comp_id) else "missing", game.location))
     if not all(c.ok for c in checks):
         return checks
-    ports, exposed, main = (game.component(c) for c in ("port", "exposed-port", "main"))
+    ports, exposed, main = (game.component(c) for c in (PORT, EXPOSED, MAIN))
     checks.append(Check.holds(
         "ports, exposed ports and main deck are separate", len({ports.id, exposed.id, main.id}) == 3
         and not ({i.id for i in ports.items} & {i.id for i in main.items}),
         "three components, no shared item", "separate", main.location))
     try:
-        from generator.engine.counterattack.rules import CounterattackRules
         rules = CounterattackRules(game)
     except PnpError as exc:
-        checks.append(Check("rules tables build", "the engine can read the data", exc.message, False, exc.location))
+        checks.append(Check("rules config builds", "the engine can read the data", exc.message, False, exc.location))
         return checks
-    t = rules.tables
+    t = rules.config
 
     checks.append(Check.equal("one port per hand to win", t.ports_to_win, ports.count, ports.location))
     numbers = [i["tricks"] for i in ports.items for _ in range(i.count)]
@@ -41,8 +42,9 @@ def composition_checks(game: Game) -> list[Check]:
                               ports.location))
     checks.append(Check.equal("tricks per hand = hand size", t.hand_size, t.tricks_per_hand,
                               game.rule_location("tricks_per_hand")))
-    checks.append(Check.equal("flips until no trump = exposed port cards", exposed.count, t.flips_before_no_trump,
-                              game.rule_location("exposed_stack.flips_before_no_trump")))
+    # one exposed port is turned up at setup; each flip turns up one more, the last leaves no trump
+    checks.append(Check.equal("flips in a game = exposed port cards after the first", exposed.count - 1, t.flips,
+                              game.rule_location("exposed_stack.flips")))
     main_suits = set(t.card_suit)
     missing = sorted({t.suit_names[s] for s in t.exposed_suit} - {t.suit_names[s] for s in main_suits})
     checks.append(Check.holds("exposed port suits exist in the main deck", not missing, "every exposed suit",
@@ -50,22 +52,17 @@ def composition_checks(game: Game) -> list[Check]:
     ids = [(t.card_suit[c], t.card_rank[c]) for c in range(len(t.card_suit))]
     checks.append(Check.equal("main cards unique (suit x rank)", len(ids), len(set(ids)), main.location))
 
-    # Deal with the real setup code: forehand and aft hand of one pass.
-    state = rules.new_game(1, seed=0)
-    dealt = []
-    for hand_in_pass in range(t.hands_per_pass):
-        probe = state.copy()
-        probe.hand_in_pass = hand_in_pass
-        probe._deal_hand()
-        dealt.append((len(probe.hands[0]), len(probe.pirate)))
-        if hand_in_pass == t.hands_per_pass - 1:
-            left = sum(1 for o in probe.owner if o == 4)
-            checks.append(Check.equal(f"cards set aside after hand {hand_in_pass + 1} of a pass", t.set_aside, left,
-                                      main.location))
+    # Deal one pass with the engine's own cut: every hand full, the rest set aside after the last.
+    deck = rules.random_deal(1, random.Random(0))["passes"][0]
+    cuts = [t.cut(deck, hand) for hand in range(t.hands_per_pass)]
+    dealt = [(len(mine), len(pirate)) for mine, pirate, _aside in cuts]
     wanted = [(t.hand_size, t.hand_size)] * t.hands_per_pass
     checks.append(Check.equal("each hand deals you and the pirate a full hand", wanted, dealt, main.location))
+    checks.append(Check.equal(f"cards set aside after hand {t.hands_per_pass} of a pass", t.set_aside,
+                              len(cuts[-1][2]), main.location))
     need = t.hands_per_pass * 2 * t.hand_size + t.set_aside
-    checks.append(Check.equal("main deck = hands per pass x 20 + cards set aside", need, main.count, main.location))
+    checks.append(Check.equal(f"main deck = hands per pass x {2 * t.hand_size} + cards set aside", need, main.count,
+                              main.location))
     two = rules.new_state(2, rules.random_deal(2, random.Random(0)))
     checks.append(Check.equal("co-captains' hands (2 players)", [t.cards_each_2p] * 2, [len(h) for h in two.hands],
                               game.rule_location("two_player.cards_each"), players=2))

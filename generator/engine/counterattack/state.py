@@ -1,11 +1,11 @@
 """Counterattack as a state machine: you (or two co-captains) against the pirate's face-down pile.
 
-Rule readings (the seed text is ambiguous here; also noted in the data):
-* The exposed port stack holds one card per suit. The face-up card on it is
-  trump; "flip" turns it aside and shows the next. Once the last one is
-  flipped away the stack is used up and there is no trump for the rest of
-  the game, so each exposed suit is trump at most once and at most
-  `len(exposed)` flips are possible in a game.
+Rule readings (also noted in the data):
+* The exposed port stack, literally as the rule text says: the top card is
+  turned up at setup and its suit is trump; a flip turns up the next card, whose
+  suit becomes trump; turning up the last card empties the stack, and from then
+  on there is no trump and no flip for the rest of the game
+  (`CounterattackConfig.trump_at`, `can_flip`).
 * You need not follow suit (the text says you may play any card).
 * Ports carry distinct numbers, so at most one port can be exploited per hand;
   exploiting it is automatic.
@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
-from generator.engine.counterattack.tables import Tables
+from generator.engine.counterattack.actions import ActionSpace
+from generator.engine.counterattack.config import NO_TRUMP, CounterattackConfig
 
 PHASE_PLAY = 0
 PHASE_OVER = 1
@@ -29,7 +30,7 @@ PHASE_OVER = 1
 DECK, PIRATE_DOWN, PIRATE_UP, PLAYED, SET_ASIDE, HAND = 0, 1, 2, 3, 4, 10
 
 
-def win_tables(t: Tables) -> tuple[tuple[bool, ...], ...]:
+def win_tables(t: CounterattackConfig) -> tuple[tuple[bool, ...], ...]:
     """WIN[trump + 1][mine * N + pirate]: does my card beat the pirate's under that trump (-1 = none)?
 
     You win if you played trump and the pirate did not, or both played trump and
@@ -59,6 +60,7 @@ class CounterattackState(State):
 
     __slots__ = (
         "check",
+        "config",
         "exploited",
         "exposed",
         "exposed_pos",
@@ -78,7 +80,7 @@ class CounterattackState(State):
         "pirate",
         "players",
         "ports_open",
-        "t",
+        "space",
         "tph",
         "trick",
         "trump_now",
@@ -87,9 +89,10 @@ class CounterattackState(State):
         "won",
     )
 
-    def __init__(self, tables: Tables, win: tuple[tuple[bool, ...], ...], players: int,
-                 exposed: list[int], passes: list[list[int]], check: bool = False) -> None:
-        self.t = tables
+    def __init__(self, config: CounterattackConfig, space: ActionSpace, win: tuple[tuple[bool, ...], ...],
+                 players: int, exposed: list[int], passes: list[list[int]], check: bool = False) -> None:
+        self.config = config
+        self.space = space
         self.win = win
         self.players = players
         self.check = check
@@ -105,28 +108,25 @@ class CounterattackState(State):
         self.trick = 0
         self.won = 0
         self.lost = 0
-        self.exposed_pos = 0                # exposed[exposed_pos] is face up; == len: no trump
-        self.ports_open = [True] * len(tables.port_tricks)
-        self.owner = [DECK] * len(tables.card_suit)
+        self.exposed_pos = 0                # exposed[exposed_pos] is the last card turned up
+        self.ports_open = [True] * len(config.port_tricks)
+        self.owner = [DECK] * len(config.card_suit)
         self.hand_tricks: list[int] = []    # tricks won in each finished hand
         self.exploited: list[int] = []      # port exploited by each finished hand
         self.flips = 0
         self.victory = False
-        self.n = len(tables.card_suit)          # also the id of the flip action
-        self.tph = tables.tricks_per_hand
-        self.trump_now = tables.exposed_suit[exposed[0]] if exposed else -1
+        self.n = len(config.card_suit)          # also the id of the flip action
+        self.tph = config.tricks_per_hand
+        self.trump_now = config.trump_at(exposed, 0)
         self._deal_hand()
         if check:
             self.check_invariants()
 
     # -- dealing -------------------------------------------------------------
     def _deal_hand(self) -> None:
-        t = self.t
-        deck = self.passes[self.pass_no]
+        t = self.config
         owner = self.owner
-        size = t.hand_size
-        start = self.hand_in_pass * 2 * size
-        mine = deck[start:start + size]
+        mine, self.pirate, aside = t.cut(self.passes[self.pass_no], self.hand_in_pass)
         if self.players == 1:
             self.hands[0] = sorted(mine)
             for c in mine:
@@ -138,18 +138,16 @@ class CounterattackState(State):
                 self.hands[seat] = sorted(part)
                 for c in part:
                     owner[c] = HAND + seat
-        self.pirate = deck[start + size:start + 2 * size]
         for c in self.pirate:
             owner[c] = PIRATE_DOWN
         owner[self.pirate[0]] = PIRATE_UP
-        if self.hand_in_pass == t.hands_per_pass - 1:
-            for c in deck[start + 2 * size:]:
-                owner[c] = SET_ASIDE
+        for c in aside:
+            owner[c] = SET_ASIDE
         self.trick = 0
         self.won = 0
         self.lost = 0
         # co-captains: who plays the first trick of this hand
-        self.first = self.hands_played % self.players if self.t.alternate_first else 0
+        self.first = self.hands_played % self.players if t.alternate_first else 0
 
     # -- the interface -------------------------------------------------------
     def current_player(self) -> int:
@@ -159,33 +157,28 @@ class CounterattackState(State):
 
     @property
     def trump(self) -> int:
-        """Suit index of the trump, or -1 once the exposed port stack is used up."""
-        pos = self.exposed_pos
-        return self.t.exposed_suit[self.exposed[pos]] if pos < len(self.exposed) else -1
+        """Suit index of the trump, or NO_TRUMP (-1) once the exposed port stack is empty."""
+        return self.config.trump_at(self.exposed, self.exposed_pos)
 
     def legal_actions(self) -> list[int]:
         if self.phase != PHASE_PLAY:
             return []
         hand = self.hands[(self.trick + self.first) % self.players] if self.players > 1 else self.hands[0]
-        if self.exposed_pos < len(self.exposed):
-            return hand + [self.n]
+        if self.exposed_pos < len(self.exposed) - 1:  # a card is left face down to flip
+            return [*hand, self.n]
         return hand[:]
-
-    @property
-    def flip_action(self) -> int:
-        return len(self.owner)
 
     def apply_action(self, action: int) -> None:
         if self.phase != PHASE_PLAY:
             raise IllegalAction("the game is over: no more actions")
         n = self.n
         if action == n:
-            if self.exposed_pos >= len(self.exposed):
-                raise IllegalAction("cannot flip: the exposed port stack is used up (it is never reset)")
+            if not self.config.can_flip(self.exposed, self.exposed_pos):
+                raise IllegalAction("cannot flip: the exposed port stack is empty (its last card is turned up, "
+                                    "so there is no trump for the rest of the game)")
             self.exposed_pos += 1
             self.flips += 1
-            pos = self.exposed_pos
-            self.trump_now = self.t.exposed_suit[self.exposed[pos]] if pos < len(self.exposed) else -1
+            self.trump_now = self.config.trump_at(self.exposed, self.exposed_pos)
             self.history.append(action)
             if self.check:
                 self.check_invariants()
@@ -194,7 +187,7 @@ class CounterattackState(State):
         try:
             self.hands[seat].remove(action)
         except ValueError:
-            name = self.t.card_names[action] if 0 <= action < n else str(action)
+            name = self.config.card_names[action] if 0 <= action < n else str(action)
             raise IllegalAction(f"cannot play {name}: it is not in the hand of seat {seat}") from None
         trick = self.trick
         pirate_card = self.pirate[trick]
@@ -217,7 +210,7 @@ class CounterattackState(State):
 
     def _end_hand(self) -> None:
         """Exploit the open port whose number equals the tricks won, or lose; then deal on."""
-        t = self.t
+        t = self.config
         self.hands_played += 1
         self.hand_tricks.append(self.won)
         hit = -1
@@ -272,8 +265,9 @@ class CounterattackState(State):
             "pirate_card": None if over else self.pirate[self.trick],
             "pirate_hidden": 0 if over else len(self.pirate) - self.trick - 1,
             "trump": self.trump,
-            "exposed_seen": list(self.exposed[:self.exposed_pos + 1]),
-            "exposed_left": max(0, len(self.exposed) - self.exposed_pos - 1),
+            "exposed_seen": list(self.exposed[:self.exposed_pos + 1]),  # turned up so far, the last one on top
+            "exposed_left": max(0, len(self.exposed) - self.exposed_pos - 1),  # still face down
+            "can_flip": self.config.can_flip(self.exposed, self.exposed_pos),
             "exposed_pos": self.exposed_pos,
             "ports_open": [i for i, o in enumerate(self.ports_open) if o],
             "trick": self.trick,
@@ -289,30 +283,16 @@ class CounterattackState(State):
 
     # -- text ----------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        if action == len(self.owner):
-            return "flip exposed port"
-        if 0 <= action < len(self.owner):
-            return "play " + self.t.card_names[action]
-        raise IllegalAction(f"no action number {action} (0..{len(self.owner)})")
+        return self.space.to_string(action)
 
     def string_to_action(self, text: str) -> int:
-        words = " ".join(text.lower().split())
-        if words in ("flip", "flip exposed port", "flip port"):
-            return len(self.owner)
-        if words.startswith("play "):
-            words = words[5:]
-        try:
-            return self.t.card_names.index(words)
-        except ValueError:
-            raise IllegalAction(
-                f"cannot read action {text!r}: write 'play <rank> <suit>' (e.g. 'play 7 {self.t.suit_names[0]}') "
-                "or 'flip exposed port'"
-            ) from None
+        return self.space.parse(text)
 
     # -- search support ------------------------------------------------------
     def copy(self) -> CounterattackState:
         new = CounterattackState.__new__(CounterattackState)
-        new.t = self.t
+        new.config = self.config
+        new.space = self.space
         new.win = self.win
         new.players = self.players
         new.check = self.check
@@ -344,7 +324,7 @@ class CounterattackState(State):
     # -- checks --------------------------------------------------------------
     def check_invariants(self) -> None:
         """Every card in exactly one place, the piles agreeing with the owner array, counts and ports right."""
-        t = self.t
+        t = self.config
         owner = self.owner
         if len(owner) != len(t.card_suit):
             raise InvariantBroken("the owner array changed length: cards were created or lost")
@@ -394,14 +374,14 @@ class CounterattackState(State):
         closed = [p for p in self.exploited if p >= 0]
         if sorted(closed) != [i for i, o in enumerate(self.ports_open) if not o]:
             raise InvariantBroken("exploited ports do not match the closed ports")
-        for tricks, port in zip(self.hand_tricks, self.exploited):
+        for tricks, port in zip(self.hand_tricks, self.exploited, strict=True):
             if port >= 0 and t.port_tricks[port] != tricks:
                 raise InvariantBroken(f"port {t.port_names[port]} exploited with {tricks} tricks")
         if -1 in self.exploited[:-1] or (self.phase == PHASE_PLAY and -1 in self.exploited):
             raise InvariantBroken("play went on after a hand that exploited no port")
         if self.victory != (len(closed) == t.ports_to_win or not any(self.ports_open)):
             raise InvariantBroken("victory flag disagrees with the ports exploited")
-        if not 0 <= self.exposed_pos <= len(self.exposed) or self.flips != self.exposed_pos:
+        if not 0 <= self.exposed_pos <= max(0, len(self.exposed) - 1) or self.flips != self.exposed_pos:
             raise InvariantBroken("exposed port stack position and flips disagree")
         if self.trump_now != self.trump:
             raise InvariantBroken("cached trump differs from the exposed port stack")
@@ -415,6 +395,6 @@ class CounterattackState(State):
             "lost_at_hand": float(hands if not self.victory and self.phase == PHASE_OVER else 0),
             "mean_tricks_per_hand": sum(self.hand_tricks) / hands if hands else 0.0,
             "flips": float(self.flips),
-            "no_trump_reached": float(self.exposed_pos >= len(self.exposed)),
+            "no_trump_reached": float(self.trump_now == NO_TRUMP),
             "passes": float(self.pass_no + 1),
         }

@@ -1,8 +1,13 @@
 """A rule-of-thumb Pirate Tricks player: bids by what a row adds to its hand, ditches its weakest
-cards, predicts from its strong cards, and in tricks wins cheaply or ducks as its goal needs."""
+cards, predicts from its strong cards, and in tricks wins cheaply or ducks as its goal needs.
+
+How strong a card is depends on its number relative to the highest number printed
+(`config.max_rank`, 20 in the shipped deck), so a deck with other numbers plays sensibly.
+"""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,15 +17,25 @@ from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.rules import PirateTricksRules
 
 
+# Chance that a card takes a trick, by its number as a share of the highest number printed:
+# (share at least, chance) from the top down; below the last step the chance is 0 (0.3 for trumps).
+TRUMP_CHANCES = ((0.85, 0.9), (0.65, 0.6), (0.0, 0.3))
+SIDE_CHANCES = ((0.95, 0.6), (0.85, 0.3))
+TRUMP_BONUS = 0.8    # strength of a trump over a side card of the same number
+
+
 class HeuristicBot(Bot):
     name = "heuristic"
     bid_share = 0.6      # share of a row's estimated worth the bot will pay
     reserve = 2          # loon kept back from any bid
 
-    def __init__(self, rules: PirateTricksRules, seat: int, rng: random.Random) -> None:  # type: ignore[override]
+    def __init__(self, rules: PirateTricksRules, seat: int, rng: random.Random) -> None:
         super().__init__(rules, seat, rng)
-        self.t = rules.tables
+        self.t = rules.config
         self.sp = rules.space
+        top = self.t.max_rank
+        self.trump_steps = tuple((_at_least(share, top), chance) for share, chance in TRUMP_CHANCES)
+        self.side_steps = tuple((_at_least(share, top), chance) for share, chance in SIDE_CHANCES)
         self.items = {i.id: i for i in (*self.t.recruitment, *self.t.capture, *self.t.treasure)}
         self.recruit = {i.id: (self.t.recruitment_specs[n], self.t.recruitment_payouts[n])
                         for n, i in enumerate(self.t.recruitment)}
@@ -29,7 +44,7 @@ class HeuristicBot(Bot):
     def strength(self, card: int) -> float:
         """How likely a card is to take a trick: red (trump) and high numbers."""
         rank = self.t.card_rank[card]
-        return rank / 20 + (0.8 if self.t.card_colour[card] == self.t.trump else 0.0)
+        return rank / self.t.max_rank + (TRUMP_BONUS if self.t.card_colour[card] == self.t.trump else 0.0)
 
     def recruit_value(self, obs: Mapping[str, Any], cards: Sequence[int]) -> int:
         total = 0
@@ -40,7 +55,7 @@ class HeuristicBot(Bot):
 
     def hand_value(self, obs: Mapping[str, Any], cards: Sequence[int]) -> float:
         wants_tricks = self._wants_tricks(obs)
-        top = sorted((self.strength(c) for c in cards), reverse=True)[:10]
+        top = sorted((self.strength(c) for c in cards), reverse=True)[:self.t.tricks]  # the cards that get played
         return self.recruit_value(obs, cards) + (1.5 * sum(top) if wants_tricks else 0.0)
 
     def _wants_tricks(self, obs: Mapping[str, Any]) -> bool:
@@ -63,7 +78,7 @@ class HeuristicBot(Bot):
             return max(legal, key=lambda a: self.t.card_key[a - sp.tie])
         if phase == "choose":
             own = sp.choose + self.seat
-            return own if own in legal else legal[0]
+            return own if own in legal else legal[self.rng.randrange(len(legal))]  # no seat favoured
         if phase == "ditch":
             hand = obs["hand"]
             # ditch the card whose loss hurts least (ties: the lowest card id, for determinism)
@@ -78,9 +93,8 @@ class HeuristicBot(Bot):
 
     def _win_chance(self, card: int) -> float:
         rank = self.t.card_rank[card]
-        if self.t.card_colour[card] == self.t.trump:
-            return 0.9 if rank >= 17 else 0.6 if rank >= 13 else 0.3
-        return 0.6 if rank >= 19 else 0.3 if rank >= 17 else 0.0
+        steps = self.trump_steps if self.t.card_colour[card] == self.t.trump else self.side_steps
+        return next((chance for lowest, chance in steps if rank >= lowest), 0.0)
 
     def _play(self, obs: Mapping[str, Any], legal: list[int]) -> int:
         t = self.t
@@ -110,3 +124,8 @@ class HeuristicBot(Bot):
         if not want and losers:
             return losers[-1]
         return by_strength[0]
+
+
+def _at_least(share: float, top: int) -> int:
+    """The lowest number that is at least `share` of `top` (17 for 0.85 of 20)."""
+    return math.ceil(share * top - 1e-9)

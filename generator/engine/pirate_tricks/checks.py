@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 from generator.checks import Check
+from generator.engine.pirate_tricks.rules import PirateTricksRules
 from generator.errors import PnpError
 from generator.model import Game
 
@@ -24,12 +25,11 @@ def composition_checks(game: Game) -> list[Check]:
     if not all(c.ok for c in checks):
         return checks
     try:
-        from generator.engine.pirate_tricks.rules import PirateTricksRules
         rules = PirateTricksRules(game)
     except PnpError as exc:
-        checks.append(Check("rules tables build", "the engine can read the data", exc.message, False, exc.location))
+        checks.append(Check("rules config builds", "the engine can read the data", exc.message, False, exc.location))
         return checks
-    t = rules.tables
+    t = rules.config
     crew = game.component("crew")
 
     ids = Counter((t.card_colour[c], t.card_rank[c]) for c in range(len(t.card_colour)))
@@ -56,7 +56,7 @@ def composition_checks(game: Game) -> list[Check]:
                                   where, players))
 
     # the bank: every player's starting coins, denomination by denomination
-    coins = Counter()
+    coins: Counter[int] = Counter()
     for item in game.component("loon").items:
         coins[int(item["value"])] += item.count
     start = game.rule("start_loon.coins", (list, tuple))

@@ -6,32 +6,32 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from generator.engine.base import Rules
-from generator.engine.counterattack.rules import shuffled
-from generator.engine.pirate_tricks.space import Space
+from generator.engine.base import Rules, shuffled
+from generator.engine.pirate_tricks.actions import ActionSpace
+from generator.engine.pirate_tricks.config import load_config
 from generator.engine.pirate_tricks.state import PirateTricksState
-from generator.engine.pirate_tricks.tables import build_tables
 from generator.errors import DataError, UsageError
 from generator.model import Game
 
 
-class PirateTricksRules(Rules):
+class PirateTricksRules(Rules[PirateTricksState]):
     """`rounds` picks the game length (3 by the rules; `rules.round_options` lists the longer games)."""
 
     game_id = "pirate-tricks"
 
     def __init__(self, game: Game, rounds: int | None = None) -> None:
         super().__init__(game)
-        self.tables = build_tables(game)
-        self.rounds = self.tables.rounds if rounds is None else rounds
-        if self.rounds not in self.tables.round_options:
-            raise UsageError(f"Pirate Tricks plays {', '.join(map(str, self.tables.round_options))} rounds, not {rounds}")
-        self.space = Space(len(self.tables.card_colour), game.players_max, self.tables.prediction_max)
+        self.config = load_config(game)
+        self.rounds = self.config.rounds if rounds is None else rounds
+        if self.rounds not in self.config.round_options:
+            raise UsageError(f"Pirate Tricks plays {', '.join(map(str, self.config.round_options))} rounds, "
+                             f"not {rounds}")
+        self.space = ActionSpace(self.config, game.players_max)
 
     def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:
         """Per round a crew-deck order; the three score decks shuffled once (cards drawn are not returned)."""
         self._check_players(players)
-        t = self.tables
+        t = self.config
         crew = t.in_play[players]
         return {
             "rounds": self.rounds,
@@ -43,7 +43,7 @@ class PirateTricksRules(Rules):
 
     def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> PirateTricksState:
         self._check_players(players)
-        t = self.tables
+        t = self.config
         rounds = int(deal.get("rounds", self.rounds))
         crew = set(t.in_play[players])
         orders = [list(o) for o in deal["crew"]]
@@ -55,16 +55,18 @@ class PirateTricksRules(Rules):
             if sorted(order) != list(range(len(items))):
                 raise DataError(f"deal '{name}' must be an order of 0..{len(items) - 1}")
             if len(order) < rounds * t.per_round[name]:
-                raise DataError(f"{rounds} rounds need {rounds * t.per_round[name]} {name} cards, the deck has {len(order)}")
+                raise DataError(f"{rounds} rounds need {rounds * t.per_round[name]} {name} cards, "
+                                f"the deck has {len(order)}")
             decks[name] = order
         fixed = {"rounds": rounds, "crew": orders, **decks}
         return PirateTricksState(t, self.space, players, fixed, check)
 
     def new_game(self, players: int, seed: int, check: bool = False) -> PirateTricksState:
         """A fresh deal from `seed`; skips re-validating the deal it has just drawn itself."""
-        return PirateTricksState(self.tables, self.space, players, self.random_deal(players, random.Random(seed)), check)
+        deal = self.random_deal(players, random.Random(seed))
+        return PirateTricksState(self.config, self.space, players, deal, check)
 
     def _check_players(self, players: int) -> None:
         if players not in self.player_counts:
-            raise DataError(f"Pirate Tricks is for {self.game.players_min}-{self.game.players_max} players, not {players}",
-                            self.game.location)
+            raise DataError(f"Pirate Tricks is for {self.game.players_min}-{self.game.players_max} players, "
+                            f"not {players}", self.game.location)

@@ -8,23 +8,26 @@ comes from the card's fields in `data/pirate-tricks/score.yaml`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from generator.engine.pirate_tricks.tables import Tables
 from generator.model import Item
 
+if TYPE_CHECKING:
+    from generator.engine.pirate_tricks.config import PirateTricksConfig
 
-def _colour_ok(t: Tables, card: int, colour: str) -> bool:
+
+def _colour_ok(t: PirateTricksConfig, card: int, colour: str) -> bool:
     return colour == "any" or t.colours[t.card_colour[card]] == colour
 
 
-def recruitment_spec(t: Tables, item: Item) -> tuple[str, int, int, int, int]:
+def recruitment_spec(t: PirateTricksConfig, item: Item) -> tuple[str, int, int, int, int]:
     """(effect, length, colour index or -1 for any, min rank, max rank) of a recruitment card."""
     colour = item.get("colour") or "any"
     return (str(item["effect"]), int(item.get("length") or 1), -1 if colour == "any" else t.colours.index(colour),
             int(item.get("min_rank") or 1), int(item.get("max_rank") or 99))
 
 
-def recruitment_combos(t: Tables, item: Item | tuple[str, int, int, int, int], cards: Sequence[int]) -> list[list[int]]:
+def recruitment_combos(t: PirateTricksConfig, item: Item | tuple[str, int, int, int, int], cards: Sequence[int]) -> list[list[int]]:
     """The most combinations the card pays for, each crew card used at most once (one best assignment).
 
     * run: in each colour, a block of n consecutive numbers holds n // length
@@ -72,7 +75,7 @@ def recruitment_combos(t: Tables, item: Item | tuple[str, int, int, int, int], c
     return combos
 
 
-def rank_masks(t: Tables, cards: Sequence[int]) -> list[int]:
+def rank_masks(t: PirateTricksConfig, cards: Sequence[int]) -> list[int]:
     """One bitmask of ranks per colour: bit r set when the hand holds number r in that colour."""
     masks = [0] * len(t.colours)
     card_colour, card_rank = t.card_colour, t.card_rank
@@ -81,7 +84,7 @@ def rank_masks(t: Tables, cards: Sequence[int]) -> list[int]:
     return masks
 
 
-def recruitment_count(t: Tables, spec: tuple[str, int, int, int, int], cards: Sequence[int],
+def recruitment_count(t: PirateTricksConfig, spec: tuple[str, int, int, int, int], cards: Sequence[int],
                       masks: list[int] | None = None) -> int:
     """How many combinations `recruitment_combos` finds, counted on rank bitmasks (the engine's hot path).
 
@@ -122,7 +125,7 @@ def recruitment_count(t: Tables, spec: tuple[str, int, int, int, int], cards: Se
     raise ValueError(f"unknown recruitment effect {effect!r}")
 
 
-def recruitment_payout(t: Tables, item: Item, cards: Sequence[int]) -> int:
+def recruitment_payout(t: PirateTricksConfig, item: Item, cards: Sequence[int]) -> int:
     return len(recruitment_combos(t, item, cards)) * int(item["payout"])
 
 
@@ -131,7 +134,7 @@ def _extreme(counts: Sequence[int], most: bool) -> list[bool]:
     return [c == target for c in counts]
 
 
-def capture_payouts(t: Tables, item: Item, captured: Sequence[Sequence[int]], trick_winners: Sequence[int]) -> list[int]:
+def capture_payouts(t: PirateTricksConfig, item: Item, captured: Sequence[Sequence[int]], trick_winners: Sequence[int]) -> list[int]:
     """Loon each seat collects (negative: pays) for the capture card; tied players all collect."""
     players = len(captured)
     effect = item["effect"]

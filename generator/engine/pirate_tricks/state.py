@@ -25,8 +25,8 @@ from typing import Any
 
 from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
 from generator.engine.pirate_tricks import scoring
-from generator.engine.pirate_tricks.space import Space
-from generator.engine.pirate_tricks.tables import Tables
+from generator.engine.pirate_tricks.actions import ActionSpace
+from generator.engine.pirate_tricks.config import PirateTricksConfig
 
 BID, TIE, CHOOSE, DITCH, PREDICT, PLAY, OVER = range(7)
 PHASE_NAMES = ("bid", "tie", "choose", "ditch", "predict", "play", "over")
@@ -94,13 +94,14 @@ class PirateTricksState(State):
         "trick_winners",
     )
 
-    def __init__(self, tables: Tables, space: Space, players: int, deal: Mapping[str, Any], check: bool = False) -> None:
-        self.t = tables
+    def __init__(self, config: PirateTricksConfig, space: ActionSpace, players: int, deal: Mapping[str, Any],
+                 check: bool = False) -> None:
+        self.t = config
         self.sp = space
         self.players = players
         self.check = check
         self.history: list[int] = []
-        self.colour = tables.card_colour
+        self.colour = config.card_colour
         self.step = 0                      # progress through a seat-by-seat step (bids, tie cards, predictions)
         self.to_move = -1
         self.rounds = int(deal["rounds"])
@@ -110,10 +111,10 @@ class PirateTricksState(State):
         self.tre_order: list[int] = deal["treasure"]
         self.round = 0
         self.phase = BID
-        self.loon = [tables.start_loon] * players
+        self.loon = [config.start_loon] * players
         # loon by source, per seat: recruitment/capture/treasure are what was actually collected or paid
         self.gains = {name: [0] * players for name in SOURCES}
-        self.owner = [OUT] * len(tables.card_colour)
+        self.owner = [OUT] * len(config.card_colour)
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.rounds_played = 0
         self.total_tricks = [0] * players
@@ -555,37 +556,10 @@ class PirateTricksState(State):
 
     # -- text ------------------------------------------------------------------------
     def action_to_string(self, action: int) -> str:
-        sp, t = self.sp, self.t
-        if 0 <= action < sp.cards:
-            return "play " + t.card_names[action]
-        if sp.tie <= action < sp.tie + sp.cards:
-            return "tie card " + t.card_names[action - sp.tie]
-        if sp.ditch <= action < sp.ditch + sp.cards:
-            return "ditch " + t.card_names[action - sp.ditch]
-        if sp.predict <= action < sp.choose:
-            return f"predict {action - sp.predict}"
-        if sp.choose <= action < sp.bid:
-            return f"give row to seat {action - sp.choose}"
-        if sp.bid <= action <= sp.bid + sp.max_bid:
-            return f"bid {action - sp.bid}"
-        raise IllegalAction(f"no action number {action} (0..{sp.bid + sp.max_bid})")
+        return self.sp.to_string(action)
 
     def string_to_action(self, text: str) -> int:
-        sp, t = self.sp, self.t
-        words = " ".join(text.lower().split())
-        for prefix, base in (("play ", 0), ("tie card ", sp.tie), ("ditch ", sp.ditch)):
-            if words.startswith(prefix) and words[len(prefix):] in t.card_names:
-                return base + t.card_names.index(words[len(prefix):])
-        for prefix, base, top in (("predict ", sp.predict, t.prediction_max), ("give row to seat ", sp.choose,
-                                                                                sp.max_players - 1),
-                                  ("bid ", sp.bid, sp.max_bid)):
-            if words.startswith(prefix) and words[len(prefix):].isdigit():
-                value = int(words[len(prefix):])
-                if 0 <= value <= top:
-                    return base + value
-        raise IllegalAction(
-            f"cannot read action {text!r}: write 'play 14 red', 'bid 3', 'tie card 12 green', 'ditch 7 blue', "
-            "'predict 4' or 'give row to seat 2'")
+        return self.sp.parse(text)
 
     # -- search support ------------------------------------------------------------------
     def copy(self) -> PirateTricksState:

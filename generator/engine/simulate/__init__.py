@@ -2,13 +2,14 @@
 
 `runner.simulate(spec, jobs)` plays the games (in worker processes when
 jobs > 1) and returns an `Aggregate`; `summary.summarize` turns it into the
-plain dict that the terminal table, `--json` and the PDF report print.
+typed `generator.simulation.Summary` that the terminal table, `--json`, the
+PDF report and the gallery read; `summary.record_latest` writes the gallery's copy.
 """
 
 from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import resolve_bot, seat_bots
 from generator.engine.simulate.runner import CHUNK, EngineSource, SimSpec, play_game, simulate
-from generator.engine.simulate.summary import summarize
+from generator.engine.simulate.summary import record_latest, summarize
 
 __all__ = [
            "CHUNK",
@@ -16,6 +17,7 @@ __all__ = [
            "EngineSource",
            "SimSpec",
            "play_game",
+           "record_latest",
            "resolve_bot",
            "seat_bots",
            "simulate",

@@ -22,6 +22,7 @@ class Aggregate:
     players: int
     games: int = 0
     wins: list[int] = field(default_factory=list)  # per seat; a shared victory counts for every winner
+    position_wins: list[int] = field(default_factory=list)  # per start position (0: the seat that opened)
     shared: int = 0  # games with more than one winner (ties that stood after tie-breaks)
     no_winner: int = 0  # games nobody won (a lost solo game)
     scores: list[Tally] = field(default_factory=list)  # per seat
@@ -32,15 +33,19 @@ class Aggregate:
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.players
+        if not self.position_wins:
+            self.position_wins = [0] * self.players
         if not self.scores:
             self.scores = [Tally() for _ in range(self.players)]
 
     def add_game(self, scores: Sequence[float], winners: Sequence[int], actions: int,
-                 figures: Mapping[str, float]) -> None:
-        """Count one finished game."""
+                 figures: Mapping[str, float], opener: int = 0) -> None:
+        """Count one finished game; `opener` is the seat that opened it (start position 0)."""
         self.games += 1
+        players = self.players
         for seat in winners:
             self.wins[seat] += 1
+            self.position_wins[(seat - opener) % players] += 1
         if len(winners) > 1:
             self.shared += 1
         elif not winners:
@@ -73,10 +78,11 @@ class Aggregate:
         if other.players != self.players:
             raise ValueError("cannot merge aggregates of different player counts")
         self.games += other.games
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
+        self.position_wins = [a + b for a, b in zip(self.position_wins, other.position_wins, strict=True)]
         self.shared += other.shared
         self.no_winner += other.no_winner
-        for mine, theirs in zip(self.scores, other.scores):
+        for mine, theirs in zip(self.scores, other.scores, strict=True):
             mine.merge(theirs)
         self.length.merge(other.length)
         for table, other_table in ((self.figures, other.figures), (self.lost_at, other.lost_at)):

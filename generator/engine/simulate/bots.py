@@ -37,7 +37,7 @@ def resolve_bot(spec: str, builtin: Mapping[str, type[Bot]]) -> type[Bot]:
     if not (isinstance(target, type) and issubclass(target, Bot)):
         raise UsageError(f"bot {spec!r} is not a subclass of generator.engine.base.Bot")
     if getattr(target, "__abstractmethods__", None):
-        missing = ", ".join(sorted(target.__abstractmethods__))  # type: ignore[attr-defined]
+        missing = ", ".join(sorted(target.__abstractmethods__))
         raise UsageError(f"bot {spec!r} does not implement {missing}")
     return target
 

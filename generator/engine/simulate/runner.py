@@ -11,11 +11,11 @@ wanted, that chunk's log lines: nothing per game is pickled.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
@@ -35,15 +35,16 @@ class EngineSource:
 
     root: str
     game_id: str
-    engine: str  # dotted module exposing RULES and BOTS
+    engine: str  # dotted module path of the engine (its registry entry)
 
     def build(self) -> tuple[Rules, dict[str, type[Bot]]]:
+        from generator.engine.registry import load_engine
         from generator.load import load_game
         from generator.project import Project
 
-        module = importlib.import_module(self.engine)
+        engine = load_engine(self.game_id, self.engine)
         game = load_game(Project.at(self.root), self.game_id)
-        return module.RULES(game), dict(module.BOTS)
+        return engine.rules(game), dict(engine.bots)
 
 
 @dataclass(frozen=True)
@@ -137,16 +138,21 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
             dealt: list[str] = []
             actions: list[str] = []
             state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots, actions,
-                                     lambda deal: dealt.append(json.dumps(deal, separators=(",", ":"))))
+                                     partial(_keep_deal, dealt))
         else:
             state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots)
         result = state.result()
-        aggregate.add_game(result.scores, result.winners, count, state.stats())
+        aggregate.add_game(result.scores, result.winners, count, state.stats(), state.opener())
         if spec.log:
             record = GameRecord(game=game_id, index=index, players=spec.players, bots=spec.bots, seed=seed,
                                 deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result))
             lines.append(record.to_json())
     return ChunkResult(aggregate.flush(), lines)
+
+
+def _keep_deal(into: list[str], deal: dict[str, Any]) -> None:
+    """Keep the deal as JSON text before the engine sees it (the log records it as dealt)."""
+    into.append(json.dumps(deal, separators=(",", ":")))
 
 
 def _run_chunk_task(args: tuple[SimSpec, int, int]) -> ChunkResult:

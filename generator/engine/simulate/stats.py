@@ -81,7 +81,8 @@ class Moments:
         self.total += other.total
         self.squares += other.squares
         self.low = other.low if self.low is None or (other.low is not None and other.low < self.low) else self.low
-        self.high = other.high if self.high is None or (other.high is not None and other.high > self.high) else self.high
+        if self.high is None or (other.high is not None and other.high > self.high):
+            self.high = other.high
 
     @property
     def mean(self) -> float:
@@ -89,8 +90,9 @@ class Moments:
 
     @property
     def sd(self) -> float:
-        """Sample standard deviation (n - 1), 0 for fewer than two values."""
-        if self.n < 2:
+        """Sample standard deviation (n - 1), 0 for fewer than two values. Exact for integer
+        values (game scores); float values carry the rounding of their sum of squares."""
+        if self.n < 2 or self.low == self.high:
             return 0.0
         var = (self.squares - self.total * self.total / self.n) / (self.n - 1)
         return math.sqrt(max(0.0, var))

@@ -1,7 +1,8 @@
-"""Turn merged counts into the plain, JSON-able summary every output reads.
+"""Turn merged counts into the typed `generator.simulation.Summary` every output reads.
 
-The terminal table, `--json` and the PDF report all print this one dict, so
-they cannot disagree; the renderer receives it without importing the engine.
+The terminal table, `--json`, the PDF report and the gallery all print this one
+structure, so they cannot disagree; the renderer receives it without importing
+the engine. `record_latest` keeps the latest run where the gallery looks for it.
 
 Figures from `State.stats()` are sorted by the shape of their keys, so no
 engine's vocabulary is written here:
@@ -14,31 +15,52 @@ engine's vocabulary is written here:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from typing import Any
 
 from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import unique
-from generator.engine.simulate.stats import Tally, wilson
-
-SCHEMA = 1
+from generator.engine.simulate.stats import Histogram, Moments, Tally, wilson
+from generator.project import Project, write_atomic
+from generator.simulation import (
+    BotRow,
+    Figure,
+    PositionRow,
+    Rate,
+    SeatRow,
+    Solo,
+    Summary,
+)
+from generator.simulation import Histogram as HistogramSummary
+from generator.simulation import Moments as MomentsSummary
 
 # Words that mark a figure saying how far a game got (hands played, rounds...): the figures
 # worth a histogram on the terminal, and the ones that tell when a solo game was lost.
 PROGRESS_WORDS = ("hand", "round", "trick", "turn", "pass")
+
+LATEST = "simulation.json"  # output/<game>/simulation.json: the gallery shows its headline
 
 
 def _is_progress(key: str) -> bool:
     return any(word in key for word in PROGRESS_WORDS)
 
 
-def _rate(wins: int, trials: int) -> dict[str, Any]:
-    lo, hi = wilson(wins, trials)
-    return {"wins": wins, "trials": trials, "rate": wins / trials if trials else 0.0, "ci95": [lo, hi]}
+def _rate(wins: int, trials: int) -> Rate:
+    return Rate(wins, trials, wins / trials if trials else 0.0, wilson(wins, trials))
 
 
-def _hist(tally: Tally) -> dict[str, Any] | None:
-    return tally.hist.to_dict() if tally.hist is not None else None
+def _moments(m: Moments) -> MomentsSummary:
+    return MomentsSummary(m.n, m.mean, m.sd, m.low, m.high)
+
+
+def _histogram(h: Histogram | None) -> HistogramSummary | None:
+    if h is None:
+        return None
+    return HistogramSummary(h.width, tuple((low, count) for low, _high, count in h.buckets()))
+
+
+def _figure(tally: Tally) -> Figure:
+    return Figure(_moments(tally.moments), _histogram(tally.hist))
 
 
 def _shared_prefixes(keys: Iterable[str]) -> set[str]:
@@ -52,38 +74,32 @@ def _shared_prefixes(keys: Iterable[str]) -> set[str]:
 
 
 def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, ...], seed: int,
-              check: bool) -> dict[str, Any]:
-    """The whole run as plain data (numbers, strings, lists and dicts only)."""
+              check: bool) -> Summary:
+    """The whole run as a typed summary."""
     aggregate.flush()
     n = aggregate.games
-    seats = []
-    for seat in range(aggregate.players):
-        seats.append({
-            "seat": seat + 1,
-            "bot": bots[seat],
-            **_rate(aggregate.wins[seat], n),
-            "score": aggregate.scores[seat].moments.to_dict(),
-            "score_hist": _hist(aggregate.scores[seat]),
-        })
+    seats = tuple(
+        SeatRow(seat + 1, bots[seat], _rate(aggregate.wins[seat], n), _moments(aggregate.scores[seat].moments),
+                _histogram(aggregate.scores[seat].hist))
+        for seat in range(aggregate.players)
+    )
+    positions = tuple(PositionRow(p + 1, _rate(aggregate.position_wins[p], n)) for p in range(aggregate.players))
     by_bot = []
     for bot in unique(bots):
         taken = [s for s in range(aggregate.players) if bots[s] == bot]
         wins = sum(aggregate.wins[s] for s in taken)
-        # seats of one game are not independent trials: the interval is indicative only
-        by_bot.append({"bot": bot, "seats": len(taken), **_rate(wins, n * len(taken))})
-    length: dict[str, Any] = {
-        "actions": {**aggregate.length.moments.to_dict(), "hist": _hist(aggregate.length)},
-    }
-    groups: dict[str, dict[str, Any]] = {}
-    cards: dict[str, dict[str, Any]] = {}
+        by_bot.append(BotRow(bot, len(taken), _rate(wins, n * len(taken))))
+    length: dict[str, Figure] = {"actions": _figure(aggregate.length)}
+    groups: dict[str, dict[str, MomentsSummary]] = {}
+    cards: dict[str, dict[str, float]] = {}
     shared = _shared_prefixes(k for k in aggregate.figures if "." not in k)
     for key in sorted(aggregate.figures):
         tally = aggregate.figures[key]
-        moments = tally.moments.to_dict()
+        moments = _moments(tally.moments)
         head, dot, rest = key.partition(".")
         if dot and head == "card" and "." in rest:
             card, _, metric = rest.rpartition(".")
-            cards.setdefault(card, {})[metric] = moments["mean"]
+            cards.setdefault(card, {})[metric] = moments.mean
         elif dot:
             groups.setdefault(head, {})[rest] = moments
         elif key.partition("_")[0] in shared:
@@ -91,30 +107,22 @@ def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, .
             groups.setdefault(head, {})[rest] = moments
         else:
             name = key if key not in length else f"{key} (engine)"  # never hide the runner's own count
-            length[name] = {**moments, "hist": _hist(tally)}
-    summary: dict[str, Any] = {
-        "schema": SCHEMA,
-        "game": game,
-        "title": title,
-        "players": aggregate.players,
-        "bots": list(bots),
-        "games": n,
-        "seed": seed,
-        "check": check,
-        "seats": seats,
-        "by_bot": by_bot,
-        "shared_wins": aggregate.shared,
-        "no_winner": aggregate.no_winner,
-        "length": length,
-        "progress": [key for key in length if _is_progress(key)],
-        "groups": groups,
-        "cards": cards,
-    }
+            length[name] = _figure(tally)
+    solo = None
     if aggregate.players == 1:
-        summary["solo"] = {
-            **_rate(aggregate.wins[0], n),
-            "lost": n - aggregate.wins[0],
-            "lost_at": {key: _hist(tally) for key, tally in sorted(aggregate.lost_at.items())
-                        if _is_progress(key) or not any(map(_is_progress, aggregate.lost_at))},
-        }
-    return summary
+        lost_at = {key: _histogram(tally.hist)
+                   for key, tally in sorted(aggregate.lost_at.items())
+                   if _is_progress(key) or not any(map(_is_progress, aggregate.lost_at))}
+        solo = Solo(_rate(aggregate.wins[0], n), n - aggregate.wins[0], lost_at)
+    return Summary(
+        game=game, title=title, players=aggregate.players, bots=tuple(bots), games=n, seed=seed, check=check,
+        seats=seats, by_position=positions, by_bot=tuple(by_bot), shared_wins=aggregate.shared,
+        no_winner=aggregate.no_winner, length=length, progress=tuple(key for key in length if _is_progress(key)),
+        groups=groups, cards=cards, solo=solo,
+    )
+
+
+def record_latest(project: Project, summary: Summary) -> bool:
+    """Keep this run as the game's latest in output/<game>/simulation.json (atomically); the gallery reads it."""
+    data = json.dumps(summary.latest_record(), indent=2, sort_keys=True) + "\n"
+    return write_atomic(project.output_dir / summary.game / LATEST, data.encode("utf-8"))

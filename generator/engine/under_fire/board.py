@@ -7,11 +7,14 @@ ships" is a handful of ORs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from string import ascii_uppercase
 
 from generator.engine.under_fire.config import Effect, UnderFireConfig
+from generator.errors import DataError, Location
 
 
 @dataclass(frozen=True)
@@ -100,22 +103,51 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def _lookup(table: dict[int, int], longest: int) -> list[int]:
-    """VP per length 0..longest: a length beyond the table pays its longest entry."""
-    out = [0] * (longest + 1)
-    for length in range(longest + 1):
-        fitting = [k for k in table if k <= length]
-        out[length] = table[max(fitting)] if fitting else 0
-    return out
+def longest_lines(config: UnderFireConfig, geometry: Geometry) -> tuple[int, int]:
+    """(longest set, longest run) a board allows: a straight line holds at most one fleet's copies of a
+    number side by side, and at most the whole span of its numbers in a row."""
+    longest = max(len(line) for line in geometry.lines)
+    copies = max(Counter(n for n, fleet in zip(config.ship_number, config.ship_fleet, strict=True)
+                         if fleet == 0).values())
+    return min(longest, copies), min(longest, config.max_number - config.min_number + 1)
+
+
+def table_problem(table: Mapping[int, int], longest: int) -> str | None:
+    """Why a line table fails, or None: it must cover every length from its shortest up to `longest`,
+    and a longer line must pay strictly more."""
+    if not table:
+        return "the table is empty"
+    wanted = range(min(table), longest + 1)
+    missing = [n for n in wanted if n not in table]
+    if missing:
+        return f"no VP for lines of {', '.join(map(str, missing))} (the board allows {wanted[0]}..{longest})"
+    flat = [n for n in wanted[1:] if table[n] <= table[n - 1]]
+    if flat:
+        return f"a line of {flat[0]} pays {table[flat[0]]}, not more than a line of {flat[0] - 1}"
+    return None
+
+
+def _lookup(table: Mapping[int, int], longest: int) -> list[int]:
+    """VP per length 0..longest (0 below the table's shortest line)."""
+    return [table.get(length, 0) for length in range(longest + 1)]
 
 
 class LineScorer:
-    """Sets (equal numbers side by side) and runs (consecutive numbers, either way) in straight lines."""
+    """Sets (equal numbers side by side) and runs (consecutive numbers, either way) in straight lines.
 
-    def __init__(self, config: UnderFireConfig, geometry: Geometry) -> None:
+    The tables must cover every length the board allows, longer lines paying more: a DataError at the
+    table otherwise, so a run the scorer meets always has its own value.
+    """
+
+    def __init__(self, config: UnderFireConfig, geometry: Geometry, locations: Mapping[str, Location]) -> None:
+        longest_set, longest_run = longest_lines(config, geometry)
+        for name, table, longest in (("sets", config.sets, longest_set), ("runs", config.runs, longest_run)):
+            problem = table_problem(table, longest)
+            if problem:
+                raise DataError(f"rules: scoring.{name}: {problem}", locations.get(name))
         longest = max(len(line) for line in geometry.lines)
-        self.sets = _lookup(dict(config.sets), longest)
-        self.runs = _lookup(dict(config.runs), longest)
+        self.sets = _lookup(config.sets, longest)
+        self.runs = _lookup(config.runs, longest)
         self.lines = geometry.lines
 
     def score(self, numbers: Sequence[int]) -> tuple[int, int]:
@@ -123,7 +155,7 @@ class LineScorer:
         sets = runs = 0
         for line in self.lines:
             segment: list[int] = []
-            for s in line + (-1,):
+            for s in (*line, -1):
                 n = numbers[s] if s >= 0 else 0
                 if n:
                     segment.append(n)
@@ -138,7 +170,7 @@ class LineScorer:
     def _blocks(segment: list[int], step: int, table: list[int]) -> int:
         """VP of every maximal stretch where each number is the previous plus `step`."""
         total, length = 0, 1
-        for a, b in zip(segment, segment[1:]):
+        for a, b in pairwise(segment):
             if b - a == step:
                 length += 1
             else:

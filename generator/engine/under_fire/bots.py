@@ -4,7 +4,8 @@ It reads only its observation. A placement is valued by the line points it
 adds (sets and runs, scored with the real scorer), a point for landing in
 the rival's sea, and the worth of the sea effect and the ship's ability on
 that spot; gold is worth less as the game nears its end. Fire is aimed at the
-rival ship whose loss breaks the most line points.
+rival ship whose loss breaks the most line points. Equal values are broken at
+random with the bot's seeded rng, so no seat or side of the board is favoured.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ BUY_MARGIN = 0.3
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, rules: UnderFireRules, seat: int, rng: random.Random) -> None:  # type: ignore[override]
+    def __init__(self, rules: UnderFireRules, seat: int, rng: random.Random) -> None:
         super().__init__(rules, seat, rng)
         self.puf: UnderFireRules = rules
         config = rules.config
@@ -86,16 +87,17 @@ class HeuristicBot(Bot):
         if phase == "order":
             return self._order(observation)
         board = observation["board"]
+        buys = [a for a in legal if space.buy <= a < space.target]
         if phase == "main":
             places = [a for a in legal if a < space.buy]
-            return max(places, key=lambda a: (self._place_value(a, board, observation), self.rng.random()))
-        buys = [a for a in legal if space.buy <= a < space.target]
-        best, best_value = space.end, BUY_MARGIN
-        for action in buys:
-            value = self._buy_value(action, board, observation)
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            if places:
+                return self.pick_best(places, lambda a: self._place_value(a, board, observation))
+            # no space for a ship: only a purchase (the Ram) can open one
+            return self.pick_best(buys, lambda a: self._buy_value(a, board, observation))
+        if not buys:
+            return space.end
+        best = self.pick_best(buys, lambda a: self._buy_value(a, board, observation))
+        return best if self._buy_value(best, board, observation) > BUY_MARGIN else space.end
 
     def _place_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
         geo = self.puf.geometry
@@ -145,7 +147,7 @@ class HeuristicBot(Bot):
             theirs[s] = 0
             return before - self._lines(theirs)
 
-        return max(legal, key=lambda a: (gain(a), self.rng.random()))
+        return self.pick_best(legal, gain)
 
     def _order(self, observation: Mapping[str, Any]) -> int:
         """Read the board before setting rival ships on fire; put own fires out before reading it."""

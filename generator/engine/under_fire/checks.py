@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from generator.checks import Check
+from generator.engine.under_fire.board import longest_lines, table_problem
 from generator.engine.under_fire.config import BOARD, KINDS, MERCENARY, SHIP, parse_effect
 from generator.engine.under_fire.rules import UnderFireRules
-from generator.errors import DataError
+from generator.errors import DataError, Location
 from generator.model import Game
 
 
@@ -18,7 +19,7 @@ def composition_checks(game: Game) -> list[Check]:
     try:
         rules = UnderFireRules(game)
     except DataError as exc:
-        return checks + [Check("rules readable by the engine", "valid rules", exc.message, False, exc.location)]
+        return [*checks, Check("rules readable by the engine", "valid rules", exc.message, False, exc.location)]
     return checks + fleet_checks(rules) + scoring_checks(rules)
 
 
@@ -26,7 +27,7 @@ def effect_checks(game: Game) -> list[Check]:
     """Every ability, mercenary effect and sea space names an effect the engine knows and the rules explain."""
     checks = []
     explained = set(game.rules.get("effects", {}) or {})
-    named: list[tuple[str, str, object]] = []
+    named: list[tuple[str, str, Location]] = []
     for item in game.component(SHIP).items:
         named.append((f"ship {item.id} ability", item["ability"], item.location))
     for item in game.component(MERCENARY).items:
@@ -37,9 +38,10 @@ def effect_checks(game: Game) -> list[Check]:
                 named.append((f"sea board {item.id} row {row} space {key}", key, item.location))
     for what, key, where in named:
         try:
-            parsed = parse_effect(key, where)  # type: ignore[arg-type]
+            parsed = parse_effect(key, where)
         except DataError as exc:
-            checks.append(Check(f"{what}: known to the engine", f"one of {', '.join(KINDS)}", exc.message, False, where))
+            checks.append(Check(f"{what}: known to the engine", f"one of {', '.join(KINDS)}", exc.message, False,
+                                where))
             continue
         kinds = [k for k, _ in parsed] or ["none"]
         missing = [k for k in kinds if k not in explained]
@@ -81,12 +83,18 @@ def fleet_checks(rules: UnderFireRules) -> list[Check]:
 
 
 def scoring_checks(rules: UnderFireRules) -> list[Check]:
-    """Each row of the set and run tables must be formable by one fleet in one straight line."""
+    """The set and run tables cover every line a board allows, longer paying more; each row is formable."""
     game = rules.game
     config = rules.config
     longest = max(len(line) for line in rules.geometry.lines)
     copies = Counter(config.ship_number[t] for t in rules.fleet_tiles[0])
     checks = []
+    longest_set, longest_run = longest_lines(config, rules.geometry)
+    for name, table, most in (("sets", config.sets, longest_set), ("runs", config.runs, longest_run)):
+        problem = table_problem(table, most)
+        checks.append(Check.holds(f"{name} table covers every length up to {most}, longer paying more",
+                                  problem is None, f"VP for {min(table)}..{most}, rising", problem or "yes",
+                                  game.rule_location(f"scoring.{name}")))
     for length in sorted(config.sets):
         ok = length <= longest and max(copies.values()) >= length
         checks.append(Check.holds(f"set of {length} formable", ok, f"{length} equal ships in a line",

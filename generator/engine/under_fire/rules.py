@@ -14,7 +14,7 @@ from generator.engine.under_fire.state import UnderFireState
 from generator.model import Game
 
 
-class UnderFireRules(Rules):
+class UnderFireRules(Rules[UnderFireState]):
     game_id = "pirates-under-fire"
 
     def __init__(self, game: Game) -> None:
@@ -22,7 +22,8 @@ class UnderFireRules(Rules):
         self.config = load_config(game)
         self.geometry = build_geometry(self.config)
         self.space = ActionSpace(self.config, self.geometry)
-        self.lines = LineScorer(self.config, self.geometry)
+        self.lines = LineScorer(self.config, self.geometry, {
+            name: game.rule_location(f"scoring.{name}") for name in ("sets", "runs")})
         self.rams = tuple(any(k == "ram" for k, _ in effect) for effect in self.config.merc_effect)
         self.fleet_tiles = tuple(
             [t for t, f in enumerate(self.config.ship_fleet) if f == seat] for seat in (0, 1)
@@ -52,7 +53,7 @@ class UnderFireRules(Rules):
             state.hands[seat] = deck[len(deck) - hand:][::-1]
             state.decks[seat] = deck[:len(deck) - hand]
             state.gold[seat] = self.config.starting_gold
-        state.turn = int(deal["first"]) % 2
+        state.turn = state.first = int(deal["first"]) % 2
         state._enter_main()
         if check:
             state.check_invariants()

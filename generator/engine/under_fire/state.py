@@ -7,7 +7,9 @@ repair strikes when there is more than one choice), then AFTER (buy a
 mercenary if none was bought before, or end the turn), then the draw. A player
 whose deck is empty at the draw has played their last turn; the game ends
 when both have. A player who cannot place any ship at the start of the main
-action loses at once, without scoring.
+action loses at once, without scoring, unless the optional purchase would
+open a space first (a mercenary reaches new spaces; the Ram sinks a rival
+ship): then the player must buy, and loses only if no purchase opens one.
 
 Accessible spaces for seat p: empty spaces in p's first row or orthogonally
 next to one of p's active tiles (ships on their active face and mercenaries,
@@ -55,6 +57,7 @@ class UnderFireState(State):
         self.merc_owner = [EMPTY] * len(rules.config.merc_names)
         self.sunk: list[int] = []  # ship tiles destroyed
         self.turn = 0
+        self.first = 0  # the seat that played the first turn (the deal draws it)
         self.phase = MAIN
         self.bought = False
         self.main_done = False
@@ -91,6 +94,9 @@ class UnderFireState(State):
 
     def current_player(self) -> int:
         return self.turn
+
+    def opener(self) -> int:
+        return self.first
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -168,11 +174,32 @@ class UnderFireState(State):
     # --- the turn -------------------------------------------------------------------------------
 
     def _enter_main(self) -> None:
-        """Start (or return to) the main action; a seat with no ship it can place loses at once."""
+        """Start (or return to) the main action; a seat with no ship it can place, even after a purchase, loses."""
         self.phase = MAIN
-        if not self.hands[self.turn] or not self.accessible(self.turn):
-            self.loser = self.turn
-            self.phase = OVER
+        seat = self.turn
+        if not self.hands[seat]:
+            self._lose(seat)
+        elif not self.accessible(seat) and (self.bought or not self.purchase_opens_a_space()):
+            self._lose(seat)
+
+    def _lose(self, seat: int) -> None:
+        self.loser = seat
+        self.phase = OVER
+
+    def purchase_opens_a_space(self) -> bool:
+        """Would some purchase now (and any target its effect asks for) leave a space to place a ship on?"""
+        return any(self._then_can_place(self._tried(action)) for action in self.legal_actions())
+
+    def _tried(self, action: int) -> UnderFireState:
+        probe = self.copy()
+        probe.check = False
+        probe.apply_action(action)
+        return probe
+
+    def _then_can_place(self, probe: UnderFireState) -> bool:
+        if probe.phase == TARGET:
+            return any(self._then_can_place(probe._tried(action)) for action in probe.legal_actions())
+        return probe.phase == MAIN
 
     def _take_space(self, s: int) -> bool:
         """Clear a burning ship off space `s` if there is one; True when the space was burning."""

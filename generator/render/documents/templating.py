@@ -20,7 +20,7 @@ import jinja2
 
 from generator.errors import DataError, Location
 from generator.model import Game
-from generator.render.documents.markup import escape_literal
+from generator.render.documents.markup import LITERAL, escape_literal
 from generator.render.glyphs import drawable_lines
 from generator.render.sandbox import LimitedEnvironment
 
@@ -160,7 +160,7 @@ def render_template(
         raise
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    return drawable_lines(split_marks(text), display)
+    return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
 
 
 def _clean(message: str | None) -> str:

@@ -1,4 +1,4 @@
-"""The printed Pirate Tricks cards and rule numbers as small-integer tables.
+"""Everything the Pirate Tricks engine reads from the YAML (cards and rule numbers), gathered once per `Rules`.
 
 Crew card `i` is `game.deck("crew")[i]` (all 60, before player-count removals);
 `in_play[players]` lists the cards left in at each player count. Colours are
@@ -12,16 +12,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from generator.engine.pirate_tricks.scoring import recruitment_spec
 from generator.errors import DataError
 from generator.model import Game, Item
 
+CREW = "crew"
+
 
 @dataclass(frozen=True)
-class Tables:
+class PirateTricksConfig:
     colours: tuple[str, ...]            # tie-break order, strongest first
     trump: int                          # colour index of the trump suit
     card_colour: tuple[int, ...]
     card_rank: tuple[int, ...]
+    max_rank: int                       # the highest crew number printed (the bots scale their play to it)
     card_names: tuple[str, ...]         # "14 red"
     card_key: tuple[int, ...]           # higher wins a tie: number first, then colour order
     in_play: Mapping[int, tuple[int, ...]]
@@ -53,13 +57,13 @@ class Tables:
         return self.row_up + self.row_down
 
 
-def build_tables(game: Game) -> Tables:
+def load_config(game: Game) -> PirateTricksConfig:
     colours = tuple(str(c) for c in game.rule("colour_order", (list, tuple)))
     trump_name = game.rule("trump", str)
     if trump_name not in colours:
         raise DataError(f"rules: trump {trump_name!r} must be one of colour_order {list(colours)}",
                         game.rule_location("trump"))
-    crew = game.deck("crew")
+    crew = game.deck(CREW)
     for item in crew:
         if item["suit"] not in colours:
             raise DataError(f"crew card {item.id!r} has colour {item['suit']!r}, missing from rules.colour_order",
@@ -67,18 +71,19 @@ def build_tables(game: Game) -> Tables:
     index = {item.id: i for i, item in enumerate(crew)}
     colour = tuple(colours.index(i["suit"]) for i in crew)
     rank = tuple(int(i["rank"]) for i in crew)
-    in_play = {p: tuple(index[i.id] for i in game.deck("crew", p)) for p in game.player_range}
+    in_play = {p: tuple(index[i.id] for i in game.deck(CREW, p)) for p in game.player_range}
     start = game.rule("start_loon.coins", (list, tuple))
     start_total = sum(int(c["value"]) * int(c["count"]) for c in start)
     per_round: dict[str, Any] = dict(game.rule("score_cards_per_round", Mapping))
     recruitment = tuple(game.deck("recruitment"))
-    tables = Tables(
+    config = PirateTricksConfig(
         colours=colours,
         trump=colours.index(trump_name),
         card_colour=colour,
         card_rank=rank,
-        card_names=tuple(f"{r} {colours[c]}" for r, c in zip(rank, colour)),
-        card_key=tuple(r * len(colours) + (len(colours) - 1 - c) for r, c in zip(rank, colour)),
+        max_rank=max(rank),
+        card_names=tuple(f"{r} {colours[c]}" for r, c in zip(rank, colour, strict=True)),
+        card_key=tuple(r * len(colours) + (len(colours) - 1 - c) for r, c in zip(rank, colour, strict=True)),
         in_play=in_play,
         recruitment=recruitment,
         recruitment_specs=(),
@@ -103,5 +108,4 @@ def build_tables(game: Game) -> Tables:
         tie_winner_pays=game.rule("second_pass.tie_winner_pays", bool),
         net_settlement=game.rule("settlement.net", bool),
     )
-    from generator.engine.pirate_tricks.scoring import recruitment_spec  # scoring needs Tables: import late
-    return replace(tables, recruitment_specs=tuple(recruitment_spec(tables, i) for i in recruitment))
+    return replace(config, recruitment_specs=tuple(recruitment_spec(config, i) for i in recruitment))

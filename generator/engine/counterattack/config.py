@@ -1,7 +1,15 @@
-"""The printed Counterattack cards turned into small-integer tables the engine plays with.
+"""Everything the Counterattack engine reads from the YAML, gathered once per `Rules`.
 
-Built once per `Rules` from the YAML `Game`, so the engine plays with exactly
-the cards that get printed: card `i` of the main deck is `game.deck("main")[i]`.
+Cards are small integers: main card `i` is `game.deck("main")[i]`, exposed
+port `e` is `game.deck("exposed-port")[e]`, port `p` is `game.deck("port")[p]`.
+So the engine plays with exactly the cards that get printed.
+
+The exposed port stack, read literally from the rule text: at setup its top
+card is turned face up and its suit is trump. Each flip turns up the next card,
+whose suit becomes trump. Turning up the last card empties the stack: from
+then on there is no trump and no flip, for the rest of the game. With four
+exposed port cards a game sees at most three flips, and at most three trump
+suits (the first, then two more).
 """
 
 from __future__ import annotations
@@ -11,9 +19,12 @@ from dataclasses import dataclass
 from generator.errors import DataError
 from generator.model import Game
 
+MAIN, EXPOSED, PORT = "main", "exposed-port", "port"
+NO_TRUMP = -1
+
 
 @dataclass(frozen=True)
-class Tables:
+class CounterattackConfig:
     """Suit and rank of every main card, the exposed ports' suits, the ports' numbers, and the rule numbers."""
 
     suit_names: tuple[str, ...]
@@ -21,7 +32,6 @@ class Tables:
     card_rank: tuple[int, ...]       # main card -> rank
     card_names: tuple[str, ...]      # main card -> "7 anchors"
     exposed_suit: tuple[int, ...]    # exposed port card -> suit index
-    exposed_names: tuple[str, ...]
     port_tricks: tuple[int, ...]     # port card -> its big number
     port_names: tuple[str, ...]
     hand_size: int
@@ -31,21 +41,42 @@ class Tables:
     ports_to_win: int
     cards_each_2p: int
     alternate_first: bool            # co-captains: does the first player of a hand alternate?
-    flips_before_no_trump: int
+    flips: int                       # flips a whole game allows (the last one empties the stack)
 
     @property
     def passes(self) -> int:
         """Deck passes a won game needs: one port per hand, `hands_per_pass` hands per shuffle."""
         return -(-self.ports_to_win // self.hands_per_pass)
 
+    def trump_at(self, exposed: list[int], pos: int) -> int:
+        """The trump suit while card `exposed[pos]` is the last one turned up; NO_TRUMP once the stack is empty."""
+        return self.exposed_suit[exposed[pos]] if pos < len(exposed) - 1 else NO_TRUMP
 
-def build_tables(game: Game) -> Tables:
-    main = game.deck("main")
-    suit_spec = game.component("main").field_spec("suit")
+    @staticmethod
+    def can_flip(exposed: list[int], pos: int) -> bool:
+        """Is a card left face down in the exposed port stack?"""
+        return pos < len(exposed) - 1
+
+    def cut(self, deck: list[int], hand_in_pass: int) -> tuple[list[int], list[int], list[int]]:
+        """One hand from a pass's shuffled deck: (your cards, the pirate's pile, cards set aside unseen).
+
+        Cards are dealt from the front; the set-aside cards are what is left after the pass's last hand.
+        """
+        size = self.hand_size
+        start = hand_in_pass * 2 * size
+        mine = deck[start:start + size]
+        pirate = deck[start + size:start + 2 * size]
+        rest = deck[start + 2 * size:] if hand_in_pass == self.hands_per_pass - 1 else []
+        return mine, pirate, rest
+
+
+def load_config(game: Game) -> CounterattackConfig:
+    main = game.deck(MAIN)
+    suit_spec = game.component(MAIN).field_spec("suit")
     if suit_spec is None or not suit_spec.values:
-        raise DataError("component 'main' needs an enum field 'suit'", game.component("main").location)
+        raise DataError("component 'main' needs an enum field 'suit'", game.component(MAIN).location)
     suit_names = tuple(str(v) for v in suit_spec.values)
-    exposed = game.deck("exposed-port")
+    exposed = game.deck(EXPOSED)
     for item in exposed:
         if item["suit"] not in suit_names:
             raise DataError(
@@ -53,14 +84,13 @@ def build_tables(game: Game) -> Tables:
                 f"(main suits: {', '.join(suit_names)})",
                 item.location,
             )
-    ports = game.deck("port")
-    return Tables(
+    ports = game.deck(PORT)
+    return CounterattackConfig(
         suit_names=suit_names,
         card_suit=tuple(suit_names.index(i["suit"]) for i in main),
         card_rank=tuple(int(i["rank"]) for i in main),
         card_names=tuple(f"{i['rank']} {i['suit']}" for i in main),
         exposed_suit=tuple(suit_names.index(i["suit"]) for i in exposed),
-        exposed_names=tuple(str(i.get("name") or i.id) for i in exposed),
         port_tricks=tuple(int(i["tricks"]) for i in ports),
         port_names=tuple(str(i.get("name") or i.id) for i in ports),
         hand_size=game.rule("hand_size", int),
@@ -70,5 +100,5 @@ def build_tables(game: Game) -> Tables:
         ports_to_win=game.rule("ports_to_win", int),
         cards_each_2p=game.rule("two_player.cards_each", int),
         alternate_first=game.rule("two_player.turn_order.alternate_first", bool),
-        flips_before_no_trump=game.rule("exposed_stack.flips_before_no_trump", int),
+        flips=game.rule("exposed_stack.flips", int),
     )
