@@ -38,6 +38,19 @@ def _cmap(font: str) -> frozenset[int]:
 def missing(text: str, *fonts: str, fallback: bool = False) -> list[str]:
     """Characters of `text` (composed) that one of `fonts` cannot draw, each once, in order of appearance;
     with `fallback`, a character the fallback font draws counts as drawable (faces use it)."""
+    if text.isascii() and all(_has_ascii(font) for font in fonts):  # nearly every card text: nothing to look up
+        return []
+    return list(_missing(text, fonts, fallback))
+
+
+@lru_cache(maxsize=64)
+def _has_ascii(font: str) -> bool:
+    cmap = _cmap(font)
+    return all(code in cmap for code in range(0x20, 0x7F))
+
+
+@lru_cache(maxsize=4096)
+def _missing(text: str, fonts: tuple[str, ...], fallback: bool) -> tuple[str, ...]:
     from generator.render.fonts import FALLBACK
 
     maps = [_cmap(font) for font in fonts]
@@ -48,7 +61,7 @@ def missing(text: str, *fonts: str, fallback: bool = False) -> list[str]:
             continue
         if not (fallback and _spare(char, spare)) and any(ord(char) not in cmap for cmap in maps):
             found.append(char)
-    return found
+    return tuple(found)
 
 
 def _spare(char: str, spare: frozenset[int]) -> bool:

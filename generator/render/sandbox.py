@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from jinja2 import Template
+from jinja2 import Template, nodes
 from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
@@ -36,6 +36,7 @@ MAX_INT_BITS = 1024  # about 300 decimal digits: far beyond any card value
 MAX_DEPTH = 40  # nested calls (macros calling macros)
 MAX_WIDTH = 1_000  # a format width or precision
 MAX_LIPSUM = 20  # paragraphs of placeholder text
+COUNTED = "__counted_loop__"  # the global each `for` loop iterates through
 
 
 class TemplateLimit(SecurityError):
@@ -157,6 +158,16 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["center"] = _center
         self.filters["indent"] = _indent
         self.concat = _concat  # type: ignore[method-assign]
+        self.globals[COUNTED] = _counted
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Every `{% for %}` pays one operation per step, whatever it loops over (nested loops
+        over a long list cannot hide from the budget)."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Call(nodes.Name(COUNTED, "load", lineno=loop.lineno), [loop.iter], [], None, None,
+                                   lineno=loop.lineno)
+        return tree
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         _budget().spend()
@@ -214,6 +225,13 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
             raise TemplateLimit(f"the call failed: {type(exc).__name__}") from None
         finally:
             budget.depth -= 1
+
+
+def _counted(iterable: Iterable[Any]) -> Iterator[Any]:
+    budget = _budget()
+    for value in iterable:
+        budget.spend()
+        yield value
 
 
 def _concat(parts: Iterable[str]) -> str:

@@ -33,6 +33,8 @@ HOSTILE = [
     ("{{ 1 / 0 }}", "division by zero"),
     ("{% for i in range(10000) %}{% for j in range(10000) %}{% endfor %}{% endfor %}", "does too much work"),
     ("{% for i in range(10000) %}{{ 'y' * 99999 }}{% endfor %}", "output passes"),
+    ("{% set x = 'abcdefghij' * 10 %}{% for a in x %}{% for b in x %}{% for c in x %}{% for d in x %}"
+     "{% endfor %}{% endfor %}{% endfor %}{% endfor %}", "does too much work"),
     ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "calls nested more than"),
     ("{{ 'a' | center(2000000000) }}", "center width 2000000000 is too large"),
 ]
