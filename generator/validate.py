@@ -74,7 +74,7 @@ def _guarded(name: str, provider: Callable[[], list[Check]]) -> list[Check]:
 
 def validate_game(game: Game, project: Project) -> GameReport:
     report = GameReport(game.id)
-    report.checks += generic_checks(game, project.templates_dir, project.display)
+    report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     engine_checks = _optional(ENGINES[game.id], "composition_checks") if game.id in ENGINES else None
     if engine_checks is not None:
         report.checks += _guarded("rules engine checks", lambda: engine_checks(game))

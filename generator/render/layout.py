@@ -18,8 +18,8 @@ every copy sees `row` and `col` (from 0) in its templates.
 with the same `name` overrides the parent's keys (or drops it with
 `remove: true`), new names are appended on top.
 
-Compiling (YAML parse + Jinja compile) happens once per layout per process
-(`LayoutLibrary` caches), resolving is a handful of template renders per
+Compiling (YAML parse + Jinja compile) happens once per layout and project
+handle (kept by the read gate with the files it read), resolving is a handful of template renders per
 face, and the result (`Face`) is a hashable value, so identical faces (all the
 shared backs) are drawn once as a PDF form.
 """
@@ -38,6 +38,7 @@ from generator.load.yamlsrc import YMap, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.icons import ICONS
+from generator.render.images import Picture, load_picture
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -158,7 +159,6 @@ class LayoutLibrary:
 
         self.project = project
         self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
-        self._cache: dict[str, Layout] = {}
         self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
 
     @property
@@ -166,25 +166,29 @@ class LayoutLibrary:
         return self.project.templates_dir / "layouts"
 
     def get(self, name: str, where: Location | None = None, _chain: tuple[str, ...] = ()) -> Layout:
-        """The compiled layout `name` ('game/layout'); DataError at `where` when it is missing."""
-        if name in self._cache:
-            return self._cache[name]
+        """The compiled layout `name` ('game/layout'); DataError at `where` when it is missing.
+
+        Compiled once per project handle and kept with the files it read (its YAML, its
+        parents', its images): a caller inherits those reads, and an edit recompiles it.
+        """
         if name in _chain:
             raise DataError(f"layout {name!r} extends itself ({' -> '.join(_chain + (name,))})", where)
         if len(_chain) >= MAX_EXTENDS:
             raise DataError(f"layout {name!r}: 'extends' chain deeper than {MAX_EXTENDS}", where)
         if not LAYOUT_NAME.match(name):
             raise DataError(f"layout name {name!r} must look like 'game/layout' (lower case, no suffix)", where)
+        return self.project.gate.derived(("layout", name), lambda: self._load(name, where, _chain))
+
+    def _load(self, name: str, where: Location | None, chain: tuple[str, ...]) -> Layout:
+        gate = self.project.gate
         path = self.project.inside(self.base, f"{name}.yaml", where or Location(name))
-        display = self.project.display(path)
-        if not path.is_file():
+        display = gate.name(path)
+        if not gate.exists(path, where):
             known = sorted(p.stem for p in path.parent.glob("*.yaml")) if path.parent.is_dir() else []
             hint = f" (layouts there: {', '.join(known)})" if known else ""
             raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
-        doc = read_yaml(path, display)
-        layout = self._compile(name, doc, display, _chain + (name,))
-        self._cache[name] = layout
-        return layout
+        doc = read_yaml(path, display, gate)
+        return self._compile(name, doc, display, chain + (name,))
 
     # -- compiling -------------------------------------------------------------------------
 
@@ -268,7 +272,7 @@ class LayoutLibrary:
             else:
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
                 if value_kind == "path":
-                    value.raw = str(self.image(value.raw, value.where))
+                    value.raw = self.image(value.raw, value.where)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
@@ -297,12 +301,14 @@ class LayoutLibrary:
         except TemplateSyntaxError as exc:
             raise DataError(f"{what}: bad Jinja expression {source!r}: {exc.message}", where) from None
 
-    def image(self, relative: str, where: Location) -> Path:
-        """An image file named by a layout, resolved inside templates/ (no escapes)."""
+    def image(self, relative: str, where: Location) -> Picture:
+        """An image named by a layout: read through the gate inside templates/, checked to be a
+        real, reasonably sized image, and carried (bytes and digest) in the resolved face."""
         path = self.project.inside(self.project.templates_dir, relative, where)
-        if not path.is_file():
+        gate = self.project.gate
+        if not gate.exists(path, where):
             raise DataError(f"image {relative!r} not found under templates/", where)
-        return path
+        return gate.derived(("image", gate.name(path)), lambda: load_picture(gate, path, relative, where))
 
     # -- resolving ---------------------------------------------------------------------------
 
@@ -362,7 +368,7 @@ class LayoutLibrary:
                 text = _run(value, context, f"element '{element.name}' {key}", item)
                 resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
                 if allowed[key] == "path":
-                    resolved = str(self.image(resolved, value.where))
+                    resolved = self.image(resolved, value.where)
             props.append((key, resolved))
         return kind, tuple(sorted(props))
 

@@ -12,7 +12,7 @@ from generator.project import Project
 from generator.render.build import BuildOptions
 from tests.helpers import edit
 
-OPTIONS = dict(papers=("a4",), png=True, previews=True)
+OPTIONS = dict(papers=("a4",), exports=("sheets", "png", "preview"))
 
 
 def snapshot(project: Project) -> dict[str, tuple[bytes, int]]:
@@ -147,7 +147,7 @@ def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Pr
     serial = Project.at(tmp_path / "serial")
     for folder in ("data", "templates"):
         shutil.copytree(project_copy.root / folder, serial.root / folder)
-    options = dict(papers=("a4",), previews=False)
+    options = dict(papers=("a4",))
     parallel_result = build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=2, **options))
     build(serial, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=1, **options))
     assert {k: v[0] for k, v in snapshot(project_copy).items()} == {k: v[0] for k, v in snapshot(serial).items()}
