@@ -208,7 +208,7 @@ class BuildSession:
         return GameOutcome(game_id, valid=validation.get("valid"), failures=list(validation.get("failures", [])),
                            jobs=[JobOutcome(game_id, label, self.project.output_dir / job.folder, False,
                                             tuple(job.records()))
-                                 for label, job in zip(built["jobs"], jobs) if job is not None])
+                                 for label, job in zip(built["jobs"], jobs, strict=True) if job is not None])
 
     def _validate(self, game_id: str, force: bool, cache: BuildCache, outcome: GameOutcome) -> None:
         """Validate unless the same inputs passed before; refuse an invalid deck unless `force`."""
@@ -287,7 +287,8 @@ class BuildSession:
 
         single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
         _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
-        advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
+        labels: list[Any] = [_GameLabel(g) for g in todo]
+        advance = progress(labels) if progress else None
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         outcomes = []
         with ProcessPoolExecutor(max_workers=min(options.jobs, len(todo)), mp_context=context) as pool:
@@ -302,7 +303,7 @@ class BuildSession:
                     self.gate.inherit(delta.record["build"]["inputs"])
                 outcomes.append(outcome)
                 if advance:
-                    advance(_GameLabel(game_id))  # type: ignore[arg-type]
+                    advance(labels[todo.index(game_id)])
         return outcomes
 
     # -- the gallery -----------------------------------------------------------------

@@ -130,8 +130,9 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
     """A terminal progress bar over the jobs that will run (closed when the last one is done)."""
-    bar = click.progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
-                            item_show_func=lambda label: label or "")
+    progressbar: Any = click.progressbar  # its stub types the bar too narrowly for item labels
+    bar = progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
+                      item_show_func=lambda label: label or "")
     bar.__enter__()
     done = [0]
 

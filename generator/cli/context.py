@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import click
 
@@ -58,6 +59,7 @@ class Context:
 
 
 pass_context = click.make_pass_decorator(Context)
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
@@ -66,7 +68,8 @@ def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
     return value
 
 
-def quiet_option(command: click.Command) -> click.Command:
+def quiet_option(command: F) -> F:
     """`-q/--quiet` after the subcommand too (`pnp build --quiet`), as users type it."""
-    return click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
-                        help="No progress bars or chatter; errors only.")(command)
+    option: F = click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                             help="No progress bars or chatter; errors only.")(command)
+    return option

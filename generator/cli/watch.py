@@ -10,6 +10,7 @@ An error (bad YAML, a failed check) prints its one line and watching goes on.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -27,7 +28,8 @@ from generator.project import Project
 def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]) -> tuple[str, list[Path]]:
     """Run one build and describe it in one line (or the error that stopped it); also returns the
     inputs that changed while the build was reading them (to build again at once)."""
-    names = ", ".join(project.display(p) for p in changed[:3]) + (f" (+{len(changed) - 3} more)" if len(changed) > 3 else "")
+    names = ", ".join(project.display(p) for p in changed[:3])
+    names += f" (+{len(changed) - 3} more)" if len(changed) > 3 else ""
     started = time.perf_counter()
     try:
         result = build()
@@ -43,7 +45,7 @@ def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]
             f"{': ' + what if what else ''} in {elapsed:.2f} s"), again
 
 
-def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set[tuple[object, str]]],
+def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set[tuple[Any, str]]],
                echo: Callable[[str], None]) -> None:
     """Build once, then once per batch of file changes. Separated from watchfiles for testing.
 
@@ -51,7 +53,8 @@ def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set
     waiting for the next batch.
     """
     _settle(project, build, [], echo)
-    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ (Ctrl-C to stop)")
+    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ "
+         "(Ctrl-C to stop)")
     for batch in changes:
         changed = sorted({Path(path) for _, path in batch if _relevant(Path(path))})
         if changed:
@@ -102,8 +105,6 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool
         def run_build() -> Any:
             return session.build(game_ids, options)
 
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             watch_loop(ctx.project, run_build, watch(*folders, debounce=200, step=50, raise_interrupt=False),
-                       lambda line: click.echo(line))
-        except KeyboardInterrupt:
-            pass
+                       click.echo)

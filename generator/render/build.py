@@ -24,6 +24,7 @@ Output layout (documented for users):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from generator.model import Component, Game
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
-from generator.render.exporters import EXPORTERS, SHEETS, ExportInput, Exporter
+from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput
 from generator.render.imposition import DUPLEX_MODES
 from generator.render.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.outputs import FileRecord, OutputFile
@@ -196,7 +197,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 label = f"{game.id} {component.id} {paper_name or exporter.name}"
                 key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
                 jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
-                                lambda e=exporter, s=settings, g=given: e.draw(g, s), key=key,
+                                functools.partial(exporter.draw, given, settings), key=key,
                                 exporter=exporter.name, paper=paper_name, subject=component.id))
     return jobs
 

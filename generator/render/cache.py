@@ -170,7 +170,8 @@ class BuildCache:
         for record in files:
             path = folder / record.name
             info = path.stat()
-            stamped.append((record, {"size": info.st_size, "mtime": info.st_mtime_ns, "sha256": _sha(path.read_bytes())}))
+            stamp = {"size": info.st_size, "mtime": info.st_mtime_ns, "sha256": _sha(path.read_bytes())}
+            stamped.append((record, stamp))
         entry = JobRecord(key, game, exporter, paper, subject, folder.relative_to(self.output).as_posix(),
                           dict(inputs), dict(facts), tuple(stamped))
         self.jobs[label] = entry

@@ -98,7 +98,7 @@ def face_flowable(game: Game, component: Component, item: Item, side: str, proje
     face = renderer(project).face(game, component, item, side)
     scale = (width / pt(face.width)) if width else 1.0
 
-    class FaceFlowable(Flowable):  # type: ignore[misc]
+    class FaceFlowable(Flowable):
         def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
             return pt(face.width) * scale, pt(face.height) * scale
 

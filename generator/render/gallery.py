@@ -87,7 +87,8 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
     for where, record in outputs:
         path = where / record.name
         if record.kind is FileKind.PREVIEW:
-            previews.setdefault(record.component, []).append(FaceImage(record.label, path.relative_to(out).as_posix()))
+            image = FaceImage(record.label, path.relative_to(out).as_posix())
+            previews.setdefault(record.component, []).append(image)
         if record.name.endswith(".pdf"):
             pdfs.append(path)
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []))

@@ -46,7 +46,8 @@ def model_value(value: Any, *, item_fields: bool = True, skip: frozenset[str] = 
             out[f.name] = model_value(getattr(value, f.name), item_fields=item_fields)
         return {"type": type(value).__name__, **out}
     if isinstance(value, Mapping):
-        return [[str(k), model_value(v, item_fields=item_fields)] for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))]
+        entries = sorted(value.items(), key=lambda kv: str(kv[0]))
+        return [[str(k), model_value(v, item_fields=item_fields)] for k, v in entries]
     if isinstance(value, (list, tuple)):
         return [model_value(v, item_fields=item_fields) for v in value]
     if isinstance(value, Enum):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -85,11 +86,10 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
         specs.append(DocumentSpec(f"{prefix} booklet {paper}", "rules", "booklet", rules_booklet))
     for template in sheet_templates(game, project):
         name = sheet_name(template)
-        specs.append(DocumentSpec(f"{prefix} {name} {paper}", name, "documents",
-                                  lambda seen, t=template: sheet_files(t, seen)))
+        specs.append(DocumentSpec(f"{prefix} {name} {paper}", name, "documents", partial(sheet_files, template)))
     for component in board_components(game):
         specs.append(DocumentSpec(f"{prefix} {component.id} {paper}", component.id, "documents",
-                                  lambda seen, c=component.id: board(c, seen)))
+                                  partial(board, component.id)))
     return specs
 
 
@@ -122,7 +122,7 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     for paper in options.papers:
         for spec in document_specs(game, project, paper, booklet):
             reads = FieldReads()
-            jobs.append(Job(game.id, spec.label, folder, lambda s=spec, r=reads: produce(s, r),
+            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, reads),
                             exporter=spec.exporter, paper=paper, subject=spec.subject,
                             pure=True, facts=reads, model=game))  # bytes out, nothing else touched
     return jobs
