@@ -52,8 +52,13 @@ def load_picture(gate: ReadGate, path: Path, relative: str, where: Location) -> 
                 image.load()  # decode once here, so a broken file fails now and not while drawing
     except DataError:
         raise
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise DataError(f"image {relative!r} claims more than {MAX_PIXELS // 1_000_000} megapixels "
+                        "(a decompression bomb?); scale it down", where) from None
+    except (OSError, ValueError, SyntaxError) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if reason.startswith("cannot identify image file"):
+            reason = "unknown format"
         raise DataError(f"image {relative!r} is not a readable {', '.join(FORMATS[:-1])} or {FORMATS[-1]} "
                         f"image ({reason}); export it again as PNG", where) from None
     return Picture(gate.name(path), hashlib.sha256(data).hexdigest(), width, height, data)

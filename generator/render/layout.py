@@ -271,8 +271,8 @@ class LayoutLibrary:
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
             else:
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
-                if value_kind == "path":
-                    value.raw = self.image(value.raw, value.where)
+                if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
+                    self.image_path(value.raw, value.where)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
@@ -301,13 +301,18 @@ class LayoutLibrary:
         except TemplateSyntaxError as exc:
             raise DataError(f"{what}: bad Jinja expression {source!r}: {exc.message}", where) from None
 
+    def image_path(self, relative: str, where: Location) -> Path:
+        """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
+        path = self.project.inside(self.project.templates_dir, relative, where)
+        if not self.project.gate.exists(path, where):
+            raise DataError(f"image {relative!r} not found under templates/", where)
+        return path
+
     def image(self, relative: str, where: Location) -> Picture:
         """An image named by a layout: read through the gate inside templates/, checked to be a
         real, reasonably sized image, and carried (bytes and digest) in the resolved face."""
-        path = self.project.inside(self.project.templates_dir, relative, where)
+        path = self.image_path(relative, where)
         gate = self.project.gate
-        if not gate.exists(path, where):
-            raise DataError(f"image {relative!r} not found under templates/", where)
         return gate.derived(("image", gate.name(path)), lambda: load_picture(gate, path, relative, where))
 
     # -- resolving ---------------------------------------------------------------------------
@@ -367,8 +372,8 @@ class LayoutLibrary:
             if value.template is not None:
                 text = _run(value, context, f"element '{element.name}' {key}", item)
                 resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
-                if allowed[key] == "path":
-                    resolved = self.image(resolved, value.where)
+            if allowed[key] == "path":
+                resolved = self.image(resolved, value.where)
             props.append((key, resolved))
         return kind, tuple(sorted(props))
 
