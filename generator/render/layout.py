@@ -172,7 +172,7 @@ class LayoutLibrary:
         parents', its images): a caller inherits those reads, and an edit recompiles it.
         """
         if name in _chain:
-            raise DataError(f"layout {name!r} extends itself ({' -> '.join(_chain + (name,))})", where)
+            raise DataError(f"layout {name!r} extends itself ({' -> '.join((*_chain, name))})", where)
         if len(_chain) >= MAX_EXTENDS:
             raise DataError(f"layout {name!r}: 'extends' chain deeper than {MAX_EXTENDS}", where)
         if not LAYOUT_NAME.match(name):
@@ -188,7 +188,7 @@ class LayoutLibrary:
             hint = f" (layouts there: {', '.join(known)})" if known else ""
             raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
         doc = read_yaml(path, display, gate)
-        return self._compile(name, doc, display, chain + (name,))
+        return self._compile(name, doc, display, (*chain, name))
 
     # -- compiling -------------------------------------------------------------------------
 
@@ -447,7 +447,8 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         from generator.render.fonts import FONT_FILES
 
         if value not in FONT_FILES:
-            raise DataError(f"element '{element}' font {value!r} is not a shipped font{_suggest(value, tuple(FONT_FILES))}"
+            hint = _suggest(value, tuple(FONT_FILES))
+            raise DataError(f"element '{element}' font {value!r} is not a shipped font{hint}"
                             f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
