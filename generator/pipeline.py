@@ -1,177 +1,349 @@
-"""One build, start to finish: load, validate, plan, run, gallery — doing only what changed.
+"""One build session: load, validate, plan, run, gallery — doing only what changed.
 
-Shared by `pnp build` and `pnp watch`. It sits beside the CLI (it may use
-both validation, which reads the engines, and the renderer).
+`pnp build` makes a `BuildSession` for one build; `pnp watch` keeps one for
+its whole run, so loaded games, compiled layouts and resolved faces stay warm
+between rebuilds. All build state lives in the session (its read gate and
+the project handle reading through it) or in the manifest on disk
+(`output/.cache`); nothing is kept in module-wide variables.
+
+It sits beside the CLI (it may use both validation, which reads the engines,
+and the renderer).
 
 Fast paths, in order:
-  1. a game whose data, templates, code and options are unchanged since the
-     last build, and whose files are intact, is not even loaded;
+  1. a game whose options and code are the same and every input its last
+     build read (data, layouts, images, templates, folder listings) still has
+     the digest it was read with, and whose files are intact, is not even loaded;
   2. validation is skipped when the same inputs passed before;
   3. inside a game, only jobs whose own inputs changed run (a one-card edit
-     redraws that component's sheets and that card's face, and the game's
-     documents), and rasterized faces come from the face cache.
+     redraws that component's sheets and that card's face; documents rebuild
+     only when a value they show changed), and rasterized faces come from the
+     face cache.
+
+Digests are those of the bytes each step actually read, so an edit saved
+while a build runs is seen by the next build; `BuildResult.changed_during_build`
+names such inputs at once (`pnp watch` rebuilds again right away).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.engine.registry import REGISTRY, Registry
-from generator.errors import UsageError
+from generator.errors import Refused, UsageError
 from generator.load import load_game
 from generator.model import Game
 from generator.project import Project, clean_temporaries
-from generator.render.build import PREVIEW_DIR, BuildOptions, Job, Summary, plan, run
-from generator.render.cache import BuildCache, digest, game_files_digest
+from generator.readgate import ReadGate, ReadSet
+from generator.render.build import (
+    BuildOptions,
+    Job,
+    JobOutcome,
+    Summary,
+    options_key,
+    plan,
+    remove_obsolete,
+    run,
+)
+from generator.render.cache import BuildCache, JobRecord, code_digest, digest
+from generator.render.exporters import PREVIEW
 
-Progress = Callable[[int, str], None]  # (jobs in plan, label of the job just done or "")
+Progress = Callable[[list[Job]], Callable[[Job], None]]  # given the jobs that will run, returns "one is done"
+
+
+@dataclass
+class GameOutcome:
+    """What one build did with one game (typed, so results from worker processes just append)."""
+
+    game: str
+    loaded: bool = False
+    validated: bool = False  # validation ran (it is skipped when the same inputs passed before)
+    valid: bool | None = None
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    jobs: list[JobOutcome] = field(default_factory=list)
+    faces_drawn: int = 0
 
 
 @dataclass
 class BuildResult:
-    summary: Summary
-    loaded: list[str] = field(default_factory=list)  # games whose YAML had to be read
-    validated: list[str] = field(default_factory=list)
+    games: list[GameOutcome] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    faces_drawn: int = 0
     gallery_written: bool = False
+    changed_during_build: list[str] = field(default_factory=list)  # inputs edited while the build read them
+
+    @property
+    def summary(self) -> Summary:
+        return Summary.of(job for game in self.games for job in game.jobs)
+
+    @property
+    def loaded(self) -> list[str]:
+        """Games whose YAML had to be read."""
+        return [game.game for game in self.games if game.loaded]
+
+    @property
+    def validated(self) -> list[str]:
+        return [game.game for game in self.games if game.validated]
+
+    @property
+    def faces_drawn(self) -> int:
+        return sum(game.faces_drawn for game in self.games)
+
+    def all_warnings(self) -> list[str]:
+        return self.warnings + [w for game in self.games for w in game.warnings]
 
 
-def _options_key(options: BuildOptions) -> str:
-    return digest(options.papers, options.bleed, options.duplex, options.crop_marks, options.cut_lines,
-                  options.back_offset, options.png, options.tts, options.previews, options.booklet)
+@dataclass(frozen=True)
+class CacheDelta:
+    """What a worker process recorded for one game, to apply to the parent's manifest."""
+
+    game: str
+    jobs: dict[str, JobRecord]
+    faces: dict[str, str]
+    record: dict[str, Any] | None
+
+    def apply(self, cache: BuildCache) -> None:
+        for label in list(cache.jobs_of(self.game)):
+            if label not in self.jobs:
+                del cache.jobs[label]  # the worker removed it as obsolete
+        cache.jobs.update(self.jobs)
+        cache.faces.update(self.faces)
+        if self.record is not None:
+            cache.games[self.game] = self.record
 
 
-def _validate(game: Game, project: Project, force: bool, result: BuildResult,
-              registry: Registry = REGISTRY) -> tuple[bool, list[str]]:
-    from generator.validate import validate_game
+class BuildSession:
+    """One build session: a project handle with its own read gate, and what it keeps warm.
 
-    report = validate_game(game, project, registry)
-    result.validated.append(game.id)
-    failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location
-                else f"{c.name}: expected {c.expected}, got {c.actual}" for c in report.failures()]
-    if failures and not force:
-        raise UsageError(f"{game.id} fails validation ({len(failures)} checks; first: {failures[0]}); "
-                         "fix it, see `pnp validate`, or build anyway with --force")
-    if failures:
-        result.warnings.append(f"{game.id} fails validation ({len(failures)} checks); built anyway (--force)")
-    return report.ok, failures
-
-
-def build(project: Project, game_ids: list[str], options: BuildOptions, *, force: bool = False,
-          clean: bool = False, gallery: bool = True, workers: object = None,
-          progress: Callable[[list[Job]], Callable[[Job], None]] | None = None,
-          cache: BuildCache | None = None, registry: Registry = REGISTRY) -> BuildResult:
-    """Build the named games (all when empty); returns what was written and what was reused.
-
-    `registry` says which engine checks each game (validation runs its deck checks).
-
-    With `options.jobs` > 1 and several games to redo, each game is built in its
-    own process (its files do not depend on the others, so output is the same
-    bytes either way); a single game, as in `pnp watch`, stays in this process.
+    Use as a context manager (it may own a process pool for rasterizing).
+    `between_jobs`, if given, is called after every job: tests use it to save
+    an edit while a build runs.
     """
-    options.check()
-    known = project.game_ids()
-    for game_id in game_ids:
-        if game_id not in known:
-            raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
-    ids = list(game_ids) or known
-    if not ids:
-        raise UsageError(f"no games under {project.display(project.data_dir)}/ (is --root right?)")
-    clean_temporaries(project.output_dir)  # what a killed build left behind
-    cache = cache or BuildCache.open(project, clean=clean)
-    result = BuildResult(Summary())
-    if cache.dropped:
-        result.warnings.append(cache.dropped)
 
-    statuses: dict[str, tuple[bool | None, list[str]]] = {}
-    todo: list[str] = []
-    for game_id in ids:
-        entry = cache.games.get(game_id, {})
-        if not options.only and entry.get("key") == _game_key(project, game_id, options) and _intact(project, cache, entry):
-            result.summary.skipped.extend(entry["jobs"])
-            for label, folder in entry["jobs"].items():
-                result.summary.unchanged.extend(project.output_dir / folder / name for name in cache.files_of(label))
-            statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
+    def __init__(self, project: Project, *, raster_jobs: int | None = None,
+                 between_jobs: Callable[[Job], None] | None = None, registry: Registry = REGISTRY) -> None:
+        from generator.render.raster import Workers
+
+        self.registry = registry  # which engine checks each game (validation runs its deck checks)
+        self.gate = ReadGate(project.root, per_build=True)
+        self.project = project.with_gate(self.gate)
+        self.between_jobs = between_jobs
+        self._workers = Workers(raster_jobs) if raster_jobs else None
+
+    def __enter__(self) -> BuildSession:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._workers is not None:
+            self._workers.close()
+
+    def load(self, game_id: str) -> Game:
+        """The game as its files say now; loaded again only when a file it read changed."""
+        return self.gate.derived(("game", game_id), lambda: load_game(self.project, game_id))
+
+    def game_ids(self, game_ids: Iterable[str] = ()) -> list[str]:
+        known = self.project.game_ids()
+        for game_id in game_ids:
+            if game_id not in known:
+                raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
+        ids = list(game_ids) or known
+        if not ids:
+            raise UsageError(f"no games under {self.project.display(self.project.data_dir)}/ (is --root right?)")
+        return ids
+
+    def build(self, game_ids: Iterable[str] = (), options: BuildOptions | None = None, *, force: bool = False,
+              clean: bool = False, progress: Progress | None = None) -> BuildResult:
+        """Build the named games (all when none are named); returns what was written and what was reused.
+
+        With `options.jobs` > 1 and several games to redo, each game is built in its
+        own process (its files do not depend on the others, so output is the same
+        bytes either way); a single game, as in `pnp watch`, stays in this process.
+        """
+        options = options or BuildOptions()
+        options.check()
+        ids = self.game_ids(game_ids)
+        self.registry.require(self.project, ids)  # a game folder without its engine fails here, loudly
+        clean_temporaries(self.project.output_dir)  # what a killed build left behind
+        self.gate.next_generation()
+        cache = BuildCache.open(self.project, clean=clean)
+        result = BuildResult(warnings=[cache.dropped] if cache.dropped else [])
+        try:
+            with self.gate.recording() as everything:
+                todo = []
+                for game_id in ids:
+                    reused = self._reuse(game_id, options, cache)
+                    if reused is not None:
+                        result.games.append(reused)
+                    else:
+                        todo.append(game_id)
+                if options.jobs > 1 and len(todo) > 1:
+                    result.games += self._build_in_processes(todo, options, force, cache, progress)
+                else:
+                    result.games += self._build_here(todo, options, force, cache, progress)
+                if PREVIEW in options.exports:
+                    result.gallery_written = self._gallery(cache)
+        finally:
+            cache.save()
+        result.changed_during_build = self.gate.changed(everything)
+        return result
+
+    # -- one game ----------------------------------------------------------------------
+
+    def _reuse(self, game_id: str, options: BuildOptions, cache: BuildCache) -> GameOutcome | None:
+        """The game's outcome from the manifest when nothing it depends on changed; None otherwise."""
+        record = cache.games.get(game_id, {})
+        built = record.get("build")
+        if options.only or not built or built.get("options") != options_key(options):
+            return None
+        if built.get("code") != code_digest() or "gallery" not in built:
+            return None
+        jobs = [cache.jobs.get(label) for label in built["jobs"]]
+        if any(job is None for job in jobs) or self.gate.changed(built["inputs"]):
+            return None
+        if not all(cache.intact(job) for job in jobs if job is not None):
+            return None
+        self.gate.inherit(built["inputs"])
+        validation = record.get("validation", {})
+        return GameOutcome(game_id, valid=validation.get("valid"), failures=list(validation.get("failures", [])),
+                           jobs=[JobOutcome(game_id, label, self.project.output_dir / job.folder, False,
+                                            tuple(job.records()))
+                                 for label, job in zip(built["jobs"], jobs, strict=True) if job is not None])
+
+    def _validate(self, game_id: str, force: bool, cache: BuildCache, outcome: GameOutcome) -> None:
+        """Validate unless the same inputs passed before; refuse an invalid deck unless `force`."""
+        from generator.validate import validate_game
+
+        record = cache.games.setdefault(game_id, {})
+        known = record.get("validation")
+        if (known and known.get("code") == code_digest() and (known.get("valid") or force)
+                and not self.gate.changed(known["inputs"])):
+            self.gate.inherit(known["inputs"])
+            outcome.valid, outcome.failures = known["valid"], list(known["failures"])
         else:
-            todo.append(game_id)
+            with self.gate.recording() as reads:
+                report = validate_game(self.load(game_id), self.project, self.registry)
+            outcome.validated = True
+            outcome.valid = report.ok
+            outcome.failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location
+                                else f"{c.name}: expected {c.expected}, got {c.actual}" for c in report.failures()]
+            if not outcome.failures or force:
+                record["validation"] = {"code": code_digest(), "inputs": reads.as_dict(), "valid": outcome.valid,
+                                        "failures": outcome.failures}
+        if outcome.failures and not force:
+            raise Refused(f"{game_id} fails validation ({len(outcome.failures)} checks; first: "
+                          f"{outcome.failures[0]}); fix it, see `pnp validate`, or build anyway with --force")
+        if outcome.failures:
+            outcome.warnings.append(f"{game_id} fails validation ({len(outcome.failures)} checks); "
+                                    "built anyway (--force)")
 
-    games: dict[str, Game] = {}
-    if options.jobs > 1 and len(todo) > 1:
-        _build_in_processes(project, todo, options, force, cache, result, progress, registry)
-    else:
-        games = _build_here(project, todo, options, force, cache, result, workers, progress, registry)
-    statuses.update({g: (cache.games[g].get("valid"), cache.games[g].get("failures", []))
-                     for g in todo if g in cache.games})
-    result.faces_drawn = cache.stats["faces_drawn"]
-    if gallery and options.previews:
-        result.gallery_written = _gallery(project, ids, games, statuses, cache)
-    cache.save()
-    return result
+    def _build_here(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
+                    progress: Progress | None) -> list[GameOutcome]:
+        """Load, validate, plan and run the games in this process, each game's reads recorded apart."""
+        from generator.render.raster import Workers
 
+        workers = self._workers or Workers(options.jobs)
+        try:
+            prepared: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
+            for game_id in todo:
+                outcome = GameOutcome(game_id, loaded=True)
+                with self.gate.recording() as reads:
+                    game = self.load(game_id)
+                    self._validate(game_id, force, cache, outcome)
+                    jobs = plan([game], self.project, options, workers, cache=cache)
+                prepared.append((game, outcome, reads, jobs))
+            advance = progress([job for *_, jobs in prepared for job in jobs]) if progress else None
+            for game, outcome, reads, jobs in prepared:
+                before = cache.faces_drawn
+                with self.gate.recording() as job_reads:
+                    outcome.jobs = run(jobs, self.project, cache, advance, options.jobs, self.between_jobs)
+                reads.merge(job_reads)
+                outcome.faces_drawn = cache.faces_drawn - before
+                if not options.only:  # a partial build says nothing about the whole game
+                    outcome.jobs += remove_obsolete(game, jobs, options, cache, self.project)
+                    self._record_game(game, options, reads, cache)
+        finally:
+            if workers is not self._workers:
+                workers.close()
+        return [outcome for _, outcome, _, _ in prepared]
 
-_LOADED: dict[tuple[str, str], tuple[str, Game]] = {}
+    def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:
+        from generator.render.gallery import collect
 
-
-def _load(project: Project, game_id: str) -> Game:
-    """The game as its files say now; a long-running process (`pnp watch`) reuses an unchanged one."""
-    inputs = game_files_digest(project, game_id)
-    found = _LOADED.get((str(project.root), game_id))
-    if found is not None and found[0] == inputs:
-        return found[1]
-    game = load_game(project, game_id)
-    _LOADED[(str(project.root), game_id)] = (inputs, game)
-    return game
-
-
-def _game_key(project: Project, game_id: str, options: BuildOptions) -> str:
-    return digest(game_files_digest(project, game_id), _options_key(options))
-
-
-def _intact(project: Project, cache: BuildCache, entry: dict[str, Any]) -> bool:
-    """Every file of every job of a game is still as the last build left it."""
-    return all(cache.fresh(label, cache.jobs.get(label, {}).get("key", ""), project.output_dir / folder)
-               for label, folder in entry.get("jobs", {}).items())
-
-
-def _build_here(project: Project, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
-                result: BuildResult, workers: object = None,
-                progress: Callable[[list[Job]], Callable[[Job], None]] | None = None,
-                registry: Registry = REGISTRY) -> dict[str, Game]:
-    """Load, validate (unless the same inputs passed before), plan and run the games, in this process."""
-    from generator.render.raster import Workers
-
-    games: dict[str, Game] = {}
-    statuses: dict[str, tuple[bool | None, list[str]]] = {}
-    for game_id in todo:
-        game = games[game_id] = _load(project, game_id)
-        result.loaded.append(game_id)
-        entry = cache.games.get(game_id, {})
-        if entry.get("validated") == game_files_digest(project, game_id) and (entry.get("valid") or force):
-            statuses[game_id] = (entry.get("valid"), entry.get("failures", []))
-        else:
-            statuses[game_id] = _validate(game, project, force, result, registry)
-    owned_workers = workers is None
-    workers = workers or Workers(options.jobs)
-    try:
-        jobs = plan(list(games.values()), project, options, workers, result.summary, cache=cache)
-        run(jobs, project, result.summary, progress(jobs) if progress else None, cache, parallel=options.jobs)
-    finally:
-        if owned_workers:
-            workers.close()  # type: ignore[attr-defined]
-    for game_id in todo:
-        if options.only:
-            continue  # a partial build says nothing about the whole game
-        ok, failures = statuses[game_id]
-        cache.games[game_id] = {
-            "key": _game_key(project, game_id, options),
-            "jobs": {j.label: j.folder.relative_to(project.output_dir).as_posix() for j in jobs if j.game == game_id},
-            "validated": game_files_digest(project, game_id), "valid": ok, "failures": failures,
+        jobs = cache.jobs_of(game.id)
+        outputs = [(self.project.output_dir / job.folder, file) for job in jobs.values() for file in job.records()]
+        cache.games.setdefault(game.id, {})["build"] = {
+            "options": options_key(options), "code": code_digest(), "inputs": reads.as_dict(), "jobs": list(jobs),
+            "gallery": collect(game, self.project, outputs).to_json(),
         }
-    return games
+
+    # -- several games in processes --------------------------------------------------
+
+    def _build_in_processes(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
+                            progress: Progress | None) -> list[GameOutcome]:
+        """One process per game (at most `options.jobs` at once); their manifest records merge back here."""
+        from generator.workers import process_pool
+
+        single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
+        _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
+        labels: list[Any] = [_GameLabel(g) for g in todo]
+        advance = progress(labels) if progress else None
+        outcomes = []
+        with process_pool(min(options.jobs, len(todo))) as pool:
+            # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
+            data = self.project.data_dir
+            order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (data / g).glob("*.yaml")))
+            futures = {g: pool.submit(_build_one, str(self.project.root), g, single, force, self.registry) for g in order}
+            for game_id in todo:
+                outcome, delta = futures[game_id].result()
+                delta.apply(cache)
+                if delta.record and "build" in delta.record:
+                    self.gate.inherit(delta.record["build"]["inputs"])
+                outcomes.append(outcome)
+                if advance:
+                    advance(labels[todo.index(game_id)])
+        return outcomes
+
+    # -- the gallery -----------------------------------------------------------------
+
+    def _gallery(self, cache: BuildCache) -> bool:
+        """Rewrite output/index.html when anything it shows changed (or it is missing).
+
+        Every game with a recorded build is shown, not only the ones built now.
+        """
+        from generator.render.gallery import GalleryGame, with_simulation, write_gallery
+
+        entries = []
+        for game_id in self.project.game_ids():
+            record = cache.games.get(game_id, {})
+            if "gallery" not in record.get("build", {}):
+                continue
+            validation = record.get("validation", {})
+            entry = GalleryGame.from_json(record["build"]["gallery"], validation.get("valid"),
+                                          validation.get("failures", []))
+            entries.append(with_simulation(entry, self.project))
+        key = digest("gallery", code_digest(), [dataclasses.asdict(e) for e in entries])
+        index = self.project.output_dir / "index.html"
+        stored = cache.extra.get("gallery", {})
+        if stored.get("key") == key and index.is_file() and not self.gate.changed(stored.get("inputs", {})):
+            self.gate.inherit(stored["inputs"])
+            return False
+        with self.gate.recording() as reads:
+            write_gallery(self.project, entries)
+        cache.extra["gallery"] = {"key": key, "inputs": reads.as_dict()}
+        return True
+
+
+def build(project: Project, game_ids: Iterable[str] = (), options: BuildOptions | None = None, *,
+          force: bool = False, clean: bool = False, progress: Progress | None = None,
+          registry: Registry = REGISTRY) -> BuildResult:
+    """One build in a session of its own (what `pnp build` does)."""
+    with BuildSession(project, registry=registry) as session:
+        return session.build(game_ids, options, force=force, clean=clean, progress=progress)
 
 
 @dataclass
@@ -179,43 +351,6 @@ class _GameLabel:
     """Stands in for a job in the progress bar when whole games run in worker processes."""
 
     label: str
-
-
-def _build_in_processes(project: Project, todo: list[str], options: BuildOptions, force: bool,
-                        cache: BuildCache, result: BuildResult,
-                        progress: Callable[[list[Job]], Callable[[Job], None]] | None,
-                        registry: Registry = REGISTRY) -> None:
-    """One process per game (at most `options.jobs` at once); their cache records merge back here."""
-    from generator.workers import process_pool
-
-    single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
-    _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
-    advance = progress([_GameLabel(g) for g in todo]) if progress else None  # type: ignore[list-item]
-    with process_pool(min(options.jobs, len(todo))) as pool:
-        # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
-        order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (project.data_dir / g).glob("*.yaml")))
-        futures = {g: pool.submit(_build_one, str(project.root), g, single, force, registry) for g in order}
-        for game_id in todo:
-            future = futures[game_id]
-            part, jobs, faces, entry, stats = future.result()
-            result.summary.written += part.summary.written
-            result.summary.unchanged += part.summary.unchanged
-            result.summary.removed += part.summary.removed
-            result.summary.ran += part.summary.ran
-            result.summary.skipped += part.summary.skipped
-            for paper, count in part.summary.sheets.items():
-                result.summary.sheets[paper] = result.summary.sheets.get(paper, 0) + count
-            result.loaded += part.loaded
-            result.validated += part.validated
-            result.warnings += part.warnings
-            cache.jobs.update(jobs)
-            cache.faces.update(faces)
-            if entry is not None:
-                cache.games[game_id] = entry
-            for key, value in stats.items():
-                cache.stats[key] += value
-            if advance:
-                advance(_GameLabel(game_id))  # type: ignore[arg-type]
 
 
 def _warm_up() -> None:
@@ -230,50 +365,12 @@ def _warm_up() -> None:
     register_fonts()
 
 
-def _build_one(root: str, game_id: str, options: BuildOptions, force: bool, registry: Registry = REGISTRY) -> tuple[BuildResult, dict[str, Any], dict[str, str], dict[str, Any] | None, dict[str, int]]:
-    """Worker: build one game against the cache as it was on disk; send back what it recorded."""
-    project = Project.at(root)
-    cache = BuildCache.open(project)  # never wipes: with --clean the parent already did, before any worker ran
-    faces_before = set(cache.faces)
-    result = BuildResult(Summary())
-    _build_here(project, [game_id], options, force, cache, result, registry=registry)
-    labels = set(result.summary.ran) | set(result.summary.skipped)
-    jobs = {label: record for label, record in cache.jobs.items() if label in labels}
-    faces = {key: value for key, value in cache.faces.items() if key not in faces_before}
-    return result, jobs, faces, cache.games.get(game_id), cache.stats
-
-
-def _gallery(project: Project, ids: list[str], games: dict[str, Game],
-             statuses: dict[str, tuple[bool | None, list[str]]], cache: BuildCache) -> bool:
-    """Rewrite output/index.html when anything it shows changed (or it is missing)."""
-    from generator.render.gallery import collect, write_gallery
-
-    sims = [(project.output_dir / g / "simulation.json") for g in ids]
-    key = digest("gallery", [cache.games.get(g, {}).get("key") for g in ids], statuses,
-                 [p.stat().st_mtime_ns if p.is_file() else 0 for p in sims])
-    index = project.output_dir / "index.html"
-    if cache.extra.get("gallery") == key and index.is_file():
-        return False
-    entries = []
-    for game_id in ids:
-        game = games.get(game_id) or _load(project, game_id)
-        folder = project.output_dir / game_id / PREVIEW_DIR
-        previews: dict[str, list[tuple[str, object]]] = {}
-        for component in game.components:
-            shots = []
-            for item in component.items:
-                front = folder / f"{component.id}-{item.id}.png"
-                if front.is_file():
-                    shots.append((item.id, front))
-                back = folder / f"{component.id}-{item.id}-back.png"
-                if back.is_file():
-                    shots.append((f"{item.id} (back)", back))
-            shared_back = folder / f"{component.id}-back.png"
-            if shared_back.is_file():
-                shots.append(("back", shared_back))
-            previews[component.id] = shots
-        valid, failures = statuses.get(game_id, (None, []))
-        entries.append(collect(game, project, valid, failures, previews))  # type: ignore[arg-type]
-    write_gallery(project, entries)
-    cache.extra["gallery"] = key
-    return True
+def _build_one(root: str, game_id: str, options: BuildOptions, force: bool,
+               registry: Registry = REGISTRY) -> tuple[GameOutcome, CacheDelta]:
+    """Worker: build one game against the manifest as it was on disk; send back what it recorded."""
+    with BuildSession(Project.at(root), registry=registry) as session:
+        cache = BuildCache.open(session.project)  # never wipes: with --clean the parent already did
+        faces_before = set(cache.faces)
+        [outcome] = session._build_here([game_id], options, force, cache, None)
+        faces = {key: value for key, value in cache.faces.items() if key not in faces_before}
+        return outcome, CacheDelta(game_id, cache.jobs_of(game_id), faces, cache.games.get(game_id))

@@ -14,22 +14,38 @@ import secrets
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
 from generator.errors import DataError, Location, WriteError
+from generator.readgate import ReadGate
 
 GAME_IDS = ("counterattack", "pirate-tricks", "all-hands-on-deck", "pirates-under-fire")
 
 
 @dataclass(frozen=True)
 class Project:
+    """A project folder, and the read gate every read of its files goes through.
+
+    Each handle has its own gate (`generator.readgate`): a build session makes
+    its own handle (`with_gate`) so that what its jobs read is recorded there.
+    """
+
     root: Path
+    gate: ReadGate = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.gate is None:
+            object.__setattr__(self, "gate", ReadGate(self.root))
 
     @classmethod
     def at(cls, root: str | os.PathLike[str] | None = None) -> Project:
         return cls(Path(root or ".").resolve())
+
+    def with_gate(self, gate: ReadGate) -> Project:
+        """The same project read through `gate` (a build session's own)."""
+        return replace(self, gate=gate)
 
     @property
     def data_dir(self) -> Path:

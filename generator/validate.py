@@ -92,7 +92,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -
 
     engine = registry.engine(game.id)
     report = GameReport(game.id)
-    report.checks += generic_checks(game, project.templates_dir, project.display)
+    report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
     report.checks += _guarded("layout checks", lambda: layout_checks(game, project))
     report.checks += document_checks(game, project)

@@ -35,25 +35,23 @@ COMMANDS: dict[str, str] = {
 
 
 class LazyGroup(click.Group):
+    """Subcommands imported on first use. A command that fails to import raises (with its
+    traceback: that is a bug in the package), it never silently disappears from `pnp`."""
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in COMMANDS if self._find(name) is not None]
+        return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        return self._find(name)
+        return self._find(name) if name in COMMANDS else None
 
     @staticmethod
-    def _find(name: str) -> click.Command | None:
-        module_name = COMMANDS.get(name)
-        if module_name is None:
-            return None
-        try:
-            module = importlib.import_module(f"generator.cli.{module_name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"generator.cli.{module_name}":
-                return None
-            raise
-        command = getattr(module, name.replace("-", "_") + "_command", None)
-        return command if isinstance(command, click.Command) else None
+    def _find(name: str) -> click.Command:
+        module = importlib.import_module(f"generator.cli.{COMMANDS[name]}")
+        attribute = name.replace("-", "_") + "_command"
+        command = getattr(module, attribute, None)
+        if not isinstance(command, click.Command):
+            raise RuntimeError(f"pnp {name}: generator.cli.{COMMANDS[name]} defines no click command {attribute!r}")
+        return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

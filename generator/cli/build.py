@@ -25,11 +25,39 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
+def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--paper`, its choices read from the paper registry (plus `all`; `both` is kept as its old name)."""
+    from generator.render.units import ALL_PAPERS, PAPERS
+
+    choices = [*PAPERS, ALL_PAPERS, "both"]
+    return click.option("--paper", type=click.Choice(choices), default=ALL_PAPERS, show_default=True,
+                        help=f"Paper of the sheets and documents ({ALL_PAPERS}: every one of "
+                             f"{', '.join(p.label for p in PAPERS.values())}).")(command)
+
+
+def exporter_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """One flag per exporter that asks for one (`--png`, `--tts`), from the exporter registry."""
+    from generator.render.exporters import EXPORTERS
+
+    for exporter in reversed(list(EXPORTERS.values())):
+        if exporter.flag:
+            command = click.option(exporter.flag, f"export_{exporter.name}", is_flag=True,
+                                   help=exporter.help)(command)
+    return command
+
+
+def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
+    """Exporter names for a build: sheets, the flagged ones, and the gallery previews unless turned off."""
+    from generator.render.exporters import EXPORTERS, PREVIEW, SHEETS
+
+    return tuple(name for name, exporter in EXPORTERS.items()
+                 if name == SHEETS or (name == PREVIEW and gallery) or flags.get(f"export_{name}"))
+
+
 @click.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--only", "only", multiple=True, metavar="COMPONENT", help="Build only this component (repeatable).")
-@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
-              help="Paper size of the sheets.")
+@paper_option
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed around each face, mm.")
 @click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
               help="Backs on the following page for long- or short-edge flip; none: gutter-fold "
@@ -38,8 +66,7 @@ def _offset(value: str) -> tuple[float, float]:
 @click.option("--cut-lines", is_flag=True, help="Also draw thin grey cut lines through the sheet.")
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Shift backs by X,Y mm to match a printer's front/back drift.")
-@click.option("--png", is_flag=True, help="Also export every face as a 300 dpi PNG (with bleed).")
-@click.option("--tts", is_flag=True, help="Also export Tabletop Simulator deck sheets.")
+@exporter_options
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
@@ -49,15 +76,16 @@ def _offset(value: str) -> tuple[float, float]:
 @quiet_option
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
-                  duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, png: bool, tts: bool,
-                  booklet: bool, no_gallery: bool, jobs: int, force: bool, clean: bool) -> None:
+                  duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
+                  no_gallery: bool, jobs: int, force: bool, clean: bool, **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
     <game>-rules-<paper>.pdf, the score sheets and play aids (also as
-    -fillable- forms) and the boards. The deck is validated first. Only what
-    changed is redrawn (cache in output/.cache), and output/index.html shows
-    every component with previews and links. As many faces per
+    -fillable- forms) and the boards. The deck is validated first (an invalid
+    deck is refused with exit code 1). Only what changed is redrawn (cache in
+    output/.cache), and output/index.html shows every component with previews
+    and links. As many faces per
     page as fit, centred; faces and their bleed stay 5 mm from the paper edge,
     crop marks sit in that margin just outside the bleed. Where full bleed around every face does not fit (3 x 3 poker
     cards), faces are butted: shared cut lines, bleed on the outer edges only
@@ -70,25 +98,27 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     with bleed) and a one-face-per-page PDF with TrimBox and BleedBox; --tts
     writes Tabletop Simulator deck sheets to output/<game>/tts/.
     """
-    from generator.pipeline import build
+    from generator.pipeline import BuildSession
     from generator.render.build import BuildOptions
+    from generator.render.units import paper_names
 
     options = BuildOptions(
-        papers=("a4", "letter") if paper == "both" else (paper,),
-        bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
-        back_offset=_offset(back_offset), png=png, tts=tts, jobs=jobs or os.cpu_count() or 1, only=only,
-        previews=not no_gallery, booklet=booklet,
+        papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
+        back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
+        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet,
     )
     options.check()
-    if only:
-        known = {c.id for game in ctx.games(games) for c in game.components}
-        unknown = [c for c in only if c not in known]
-        if unknown:
-            raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
     started = time.perf_counter()
-    result = build(ctx.project, list(games), options, force=force, clean=clean, gallery=not no_gallery,
-                   progress=_progress_bar if ctx.show_progress else None, registry=ctx.registry)
-    for warning in result.warnings:
+    with BuildSession(ctx.project, registry=ctx.registry) as session:
+        if only:
+            ids = session.game_ids(games)
+            known = {c.id for game_id in ids for c in session.load(game_id).components}
+            unknown = [c for c in only if c not in known]
+            if unknown:
+                raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
+        result = session.build(games, options, force=force, clean=clean,
+                               progress=_progress_bar if ctx.show_progress else None)
+    for warning in result.all_warnings():
         ctx.note(f"warning: {warning}")
     if not ctx.quiet:
         elapsed = time.perf_counter() - started
@@ -100,8 +130,9 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
     """A terminal progress bar over the jobs that will run (closed when the last one is done)."""
-    bar = click.progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
-                            item_show_func=lambda label: label or "")
+    progressbar: Any = click.progressbar  # its stub types the bar too narrowly for item labels
+    bar = progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
+                      item_show_func=lambda label: label or "")
     bar.__enter__()
     done = [0]
 

@@ -64,8 +64,6 @@ class Context:
 pass_context = click.make_pass_decorator(Context)
 F = TypeVar("F", bound=Callable[..., Any])
 
-F = TypeVar("F", bound=Callable[..., Any])
-
 
 def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
     if value:
@@ -75,5 +73,6 @@ def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> bool
 
 def quiet_option(command: F) -> F:
     """`-q/--quiet` after the subcommand too (`pnp build --quiet`), as users type it."""
-    return click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
-                        help="No progress bars or chatter; errors only.")(command)
+    option: F = click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                             help="No progress bars or chatter; errors only.")(command)
+    return option

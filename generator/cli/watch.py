@@ -1,57 +1,78 @@
 """`pnp watch`: rebuild on every save of data/ or templates/, one line per rebuild.
 
-The process stays warm, so a rebuild pays only for what changed: compiled
-layouts and fonts are kept between rebuilds (dropped when a template
-changes), and the build cache skips every job whose inputs are unchanged.
+The process keeps one build session, so a rebuild pays only for what
+changed: loaded games, compiled layouts and fonts are kept between rebuilds
+(each dropped when a file it read changes), and the build cache skips every
+job whose inputs are unchanged. A file saved while a build was reading it
+is built again at once.
 An error (bad YAML, a failed check) prints its one line and watching goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import click
 
+from generator.cli.build import chosen_exports, paper_option
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.errors import PnpError
 from generator.project import Project
 
 
-def rebuild_line(project: Project, build: Callable[[], object], changed: list[Path]) -> str:
-    """Run one build and describe it in one line (or the error that stopped it)."""
-    from generator.render import faces
-
-    if any(project.templates_dir in path.parents for path in changed):
-        faces._RENDERERS.pop(project.root, None)  # layouts changed: compile them afresh
-    names = ", ".join(project.display(p) for p in changed[:3]) + (f" (+{len(changed) - 3} more)" if len(changed) > 3 else "")
+def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]) -> tuple[str, list[Path]]:
+    """Run one build and describe it in one line (or the error that stopped it); also returns the
+    inputs that changed while the build was reading them (to build again at once)."""
+    names = ", ".join(project.display(p) for p in changed[:3])
+    names += f" (+{len(changed) - 3} more)" if len(changed) > 3 else ""
     started = time.perf_counter()
     try:
         result = build()
     except PnpError as exc:
-        return f"{names}: error: {exc}"
+        return f"{names}: error: {exc}", []
     elapsed = time.perf_counter() - started
-    summary = result.summary  # type: ignore[attr-defined]
+    summary = result.summary
     written = [project.display(p) for p in summary.written]
     what = ", ".join(written[:4]) + (f" (+{len(written) - 4} more)" if len(written) > 4 else "")
+    again = [project.root / (name[3:].rpartition("/")[0] if name.startswith("ls:") else name.lstrip("?"))
+             for name in result.changed_during_build]
     return (f"{names or 'start'}: {len(summary.ran)} jobs rebuilt, {len(written)} files written"
-            f"{': ' + what if what else ''} in {elapsed:.2f} s")
+            f"{': ' + what if what else ''} in {elapsed:.2f} s"), again
 
 
-def watch_loop(project: Project, build: Callable[[], object], changes: Iterable[set[tuple[object, str]]],
+def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set[tuple[Any, str]]],
                echo: Callable[[str], None]) -> None:
-    """Build once, then once per batch of file changes. Separated from watchfiles for testing."""
-    echo(rebuild_line(project, build, []))
-    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ (Ctrl-C to stop)")
+    """Build once, then once per batch of file changes. Separated from watchfiles for testing.
+
+    An input saved while a build was reading it is built again right away, without
+    waiting for the next batch.
+    """
+    _settle(project, build, [], echo)
+    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ "
+         "(Ctrl-C to stop)")
     for batch in changes:
         changed = sorted({Path(path) for _, path in batch if _relevant(Path(path))})
         if changed:
-            echo(rebuild_line(project, build, changed))
+            _settle(project, build, changed, echo)
 
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".svg", ".ttf")
+MAX_AGAIN = 20  # an editor saving in a loop must not keep `pnp watch` from reading the next batch
+
+
+def _settle(project: Project, build: Callable[[], Any], changed: list[Path], echo: Callable[[str], None]) -> None:
+    for _ in range(MAX_AGAIN):
+        line, changed = rebuild_line(project, build, changed)
+        echo(line)
+        if not changed:
+            return
+
+
+SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf")
 
 
 def _relevant(path: Path) -> bool:
@@ -61,7 +82,7 @@ def _relevant(path: Path) -> bool:
 
 @click.command("watch")
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
-@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
+@paper_option
 @click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date.")
 @quiet_option
 @pass_context
@@ -73,19 +94,17 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool
     """
     from watchfiles import watch
 
-    from generator.pipeline import build
+    from generator.pipeline import BuildSession
     from generator.render.build import BuildOptions
-    from generator.render.raster import Workers
+    from generator.render.units import paper_names
 
-    options = BuildOptions(papers=("a4", "letter") if paper == "both" else (paper,), png=png, previews=True,
+    options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
                            jobs=os.cpu_count() or 1)
     folders = [p for p in (ctx.project.data_dir, ctx.project.templates_dir) if p.is_dir()]
-    with Workers(1) as workers:
-        def run_build() -> object:
-            return build(ctx.project, list(game_ids), options, workers=workers, registry=ctx.registry)
+    with BuildSession(ctx.project, raster_jobs=1, registry=ctx.registry) as session:
+        def run_build() -> Any:
+            return session.build(game_ids, options)
 
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             watch_loop(ctx.project, run_build, watch(*folders, debounce=200, step=50, raise_interrupt=False),
-                       lambda line: click.echo(line))
-        except KeyboardInterrupt:
-            pass
+                       click.echo)

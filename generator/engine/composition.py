@@ -12,6 +12,7 @@ from pathlib import Path
 
 from generator.checks import Check
 from generator.model import Game
+from generator.readgate import ReadGate
 
 
 def contents_checks(game: Game) -> list[Check]:
@@ -56,15 +57,17 @@ def id_checks(game: Game) -> list[Check]:
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 
 
-def stated_once_checks(game: Game, templates_dir: Path, display: Callable[[Path], str]) -> list[Check]:
+def stated_once_checks(game: Game, templates_dir: Path, display: Callable[[Path], str],
+                       gate: ReadGate) -> list[Check]:
     """A count typed into a template ('60 crew cards') is a second source of truth: refuse it."""
     sources = sorted(
-        p for folder in ("rulebooks", "sheets") for p in (templates_dir / folder).glob(f"{game.id}*") if p.is_file()
+        p for folder in ("rulebooks", "sheets") for p in gate.listdir(templates_dir / folder, f"{game.id}*")
+        if p.is_file()
     )
     nouns = {e.label for e in game.contents} | {c.plural for c in game.components} | {c.name for c in game.components}
     found: list[tuple[str, str]] = []
     for path in sources:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = gate.read_bytes(path).decode("utf-8", errors="replace")
         plain = _JINJA.sub(lambda m: " " * len(m.group(0)), text)
         for noun in sorted(nouns, key=len, reverse=True):
             for match in re.finditer(rf"\b(\d+)\s+{re.escape(noun)}\b", plain, re.I):
@@ -74,10 +77,10 @@ def stated_once_checks(game: Game, templates_dir: Path, display: Callable[[Path]
     return [Check.holds("facts stated once (templates read counts from data)", not found, "none", actual)]
 
 
-def generic_checks(game: Game, templates_dir: Path, display: Callable[[Path], str]) -> list[Check]:
+def generic_checks(game: Game, templates_dir: Path, display: Callable[[Path], str], gate: ReadGate) -> list[Check]:
     return (
         contents_checks(game)
         + player_count_checks(game)
         + id_checks(game)
-        + stated_once_checks(game, templates_dir, display)
+        + stated_once_checks(game, templates_dir, display, gate)
     )

@@ -32,19 +32,18 @@ MAX_FILES = 64
 
 def load_game(project: Project, game_id: str) -> Game:
     folder = project.data_dir / game_id
-    if not (folder / "game.yaml").is_file():
+    gate = project.gate  # every read is checked (inside the project, regular files) and recorded
+    if not gate.exists(folder / "game.yaml", Location(f"data/{game_id}")):
         known = ", ".join(project.game_ids()) or "none"
         raise DataError(f"no game {game_id!r}: {project.display(folder)}/game.yaml not found (games: {known})")
-    files = sorted(folder.glob("*.yaml"), key=lambda p: (p.name != "game.yaml", p.name))
+    files = sorted(gate.listdir(folder, "*.yaml"), key=lambda p: (p.name != "game.yaml", p.name))
     if len(files) > MAX_FILES:
         raise DataError(f"too many YAML files in {project.display(folder)} (at most {MAX_FILES})")
     sections: dict[str, tuple[Any, Location]] = {}
     components_raw: list[tuple[Any, Location]] = []
     for path in files:
-        if path.is_symlink() and not path.resolve().is_relative_to(project.root):
-            raise DataError("file links outside the project", Location(project.display(path)))
-        name = project.display(path)
-        doc = read_yaml(path, name)
+        name = gate.name(path)
+        doc = read_yaml(path, name, gate)
         where = Location(name, 1)
         if doc is None:
             raise DataError("empty file: it holds no YAML (a mapping such as 'components:' is expected); "

@@ -18,6 +18,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from generator.errors import DataError, Location
+from generator.readgate import ReadGate
 
 MAX_FILE_BYTES = 1 << 20
 MAX_ALIASES = 100
@@ -172,17 +173,13 @@ def parse_yaml(text: str, display_name: str) -> Any:
             loader.dispose()
 
 
-def read_yaml(path: Path, display_name: str) -> Any:
-    """Read and parse a YAML file, refusing oversized or non-UTF-8 files with a clear line."""
+def read_yaml(path: Path, display_name: str, gate: ReadGate) -> Any:
+    """Read (through the project's read gate) and parse a YAML file, refusing oversized or non-UTF-8
+    files, files outside the project and anything that is not a regular file, with a clear line."""
+    data = gate.read_bytes(path, Location(display_name), limit=MAX_FILE_BYTES)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise DataError(f"cannot read file: {exc.strerror}", Location(display_name)) from None
-    if size > MAX_FILE_BYTES:
-        raise DataError(f"file too large ({size} bytes; at most {MAX_FILE_BYTES})", Location(display_name, 1))
-    try:
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise DataError("not UTF-8 text (save the file as UTF-8)", Location(display_name, line)) from None
     return parse_yaml(text, display_name)

@@ -1,60 +1,78 @@
-"""The build plan: a list of jobs, each producing named files under `output/<game>/`.
+"""The build plan: a list of jobs, each producing typed files under `output/<game>/`.
 
 `plan(games, project, options, workers)` lists every job; `run(jobs, ...)`
 executes them and writes each file with `write_atomic` (unchanged files are
-left alone). Card, tile and token sheets come from `card_jobs`; documents
-(rulebooks, score sheets, boards) plug in through
-`generator.render.documents.document_jobs(game, project, options)` when that
-module provides it: it returns more `Job`s, and nothing else changes.
+left alone). Component jobs come from the exporter registry
+(`generator.render.exporters`); documents (rulebooks, score sheets, boards)
+come from `generator.render.documents.document_jobs(game, project, options)`.
+
+A job's cache key has two parts. The static part is known before it runs:
+the code, the settings it receives (derived from the options), and the model
+data it draws. The dynamic part is recorded while it runs: every file it
+read through the read gate (digest of the bytes read) and, for documents,
+every item field it read. `run` skips a job only when both still hold and
+its files are intact.
 
 Output layout (documented for users):
   output/<game>/<game>-<component>-<paper>.pdf   sheets to print, one file per component and paper
   output/<game>/png/<component>-<item>-<copy>.png  with --png: every face at 300 dpi with bleed,
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs
+  output/<game>/preview/<component>-<item>.png   gallery previews
 """
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import UsageError
+from generator.errors import PnpError, UsageError
 from generator.model import Component, Game
 from generator.project import Project, write_atomic
-from generator.render.cache import BuildCache, component_key, digest, game_files_digest
-from generator.render.imposition import DUPLEX_MODES, SheetOptions, impose
-from generator.render.units import PAPERS
+from generator.readgate import ReadGate
+from generator.render.cache import BuildCache, JobRecord, code_digest, digest
+from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput
+from generator.render.imposition import DUPLEX_MODES
+from generator.render.modelreads import FieldReads, component_digest, facts_hold
+from generator.render.outputs import FileRecord, OutputFile
+from generator.render.units import PAPERS, paper
 
 PRINTABLE_KINDS = ("card", "tile", "token")
-PREVIEW_DIR = "preview"
+DOCUMENTS = "documents"  # the exporter name of document jobs (rulebooks, sheets, boards)
+BOOKLET = "booklet"  # ... and of the booklets, which only --booklet asks for
+HOW = {"how": True}  # metadata of options that change how a build runs, never a byte of its output
 
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """Everything `pnp build` can be asked; defaults are the documented defaults."""
+    """Everything `pnp build` can be asked; defaults are the documented defaults.
 
-    papers: tuple[str, ...] = ("a4", "letter")
+    Every field is part of the build's options key (`options_key`) unless its
+    metadata marks it as `how` the build runs (processes, a partial build).
+    """
+
+    papers: tuple[str, ...] = tuple(PAPERS)
     bleed: float = 3.0
     duplex: str = "long"
     crop_marks: bool = True
     cut_lines: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
-    png: bool = False
-    tts: bool = False
-    jobs: int = 1
-    only: tuple[str, ...] = ()
-    previews: bool = False
+    exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
+    jobs: int = field(default=1, metadata=HOW)
+    only: tuple[str, ...] = field(default=(), metadata=HOW)
 
     def check(self) -> None:
         """Refuse impossible options with one clear line each."""
-        for paper in self.papers:
-            if paper not in PAPERS:
-                raise UsageError(f"--paper {paper!r} is unknown (a4, letter or both)")
+        for name in self.papers:
+            paper(name)
+        for name in self.exports:
+            if name not in EXPORTERS:
+                raise UsageError(f"unknown export {name!r} (exports: {', '.join(EXPORTERS)})")
         if not 0 <= self.bleed <= 10:
             raise UsageError(f"--bleed {self.bleed:g} must be between 0 and 10 mm")
         if self.duplex not in DUPLEX_MODES:
@@ -64,21 +82,61 @@ class BuildOptions:
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
 
+    def exporters(self) -> list[Exporter]:
+        return [EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+
+
+def options_key(options: Any) -> str:
+    """Every field of the options (a dataclass) that can change output: a field added later is in it by itself."""
+    return digest(type(options).__name__, {f.name: getattr(options, f.name) for f in dataclasses.fields(options)
+                                           if not f.metadata.get("how")})
+
 
 @dataclass
 class Job:
-    """One unit of work: `run()` returns file name (relative to `folder`) -> bytes.
+    """One unit of work: `run()` returns the typed files it made (names relative to `folder`).
 
-    `key` hashes every input of the job (see `generator.render.cache`); a job
-    whose key and files are unchanged since the last build is not run again.
+    `key` is the static part of its cache key; what it reads is recorded while
+    it runs (see the module doc). `exporter`, `paper` and `subject` (the
+    component or document it makes) let a later build remove what no longer exists.
     """
 
     game: str
     label: str
     folder: Path
-    run: Callable[[], dict[str, bytes]]
+    run: Callable[[], list[OutputFile]]
     key: str = ""
+    exporter: str = ""
+    paper: str = ""
+    subject: str = ""
     pure: bool = False  # returns bytes and touches nothing else: may run in a forked worker
+    facts: FieldReads | None = None  # model values the run reads (documents), re-checked against `model`
+    model: Game | None = None
+
+
+@dataclass(frozen=True)
+class JobResult:
+    """What running a job gave: its files, and what it read (files by digest, model values)."""
+
+    files: list[OutputFile]
+    reads: dict[str, str]
+    facts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class JobOutcome:
+    """One job in one build: ran or reused, its files (typed), which were rewritten or removed."""
+
+    game: str
+    label: str
+    folder: Path
+    ran: bool
+    files: tuple[FileRecord, ...] = ()
+    written: tuple[str, ...] = ()  # names whose bytes changed
+    removed: tuple[str, ...] = ()  # names deleted: no longer made by this job, or the job is gone
+
+    def paths(self) -> list[Path]:
+        return [self.folder / record.name for record in self.files]
 
 
 @dataclass
@@ -89,6 +147,22 @@ class Summary:
     ran: list[str] = field(default_factory=list)  # labels of jobs that ran (others came from the cache)
     skipped: list[str] = field(default_factory=list)
     sheets: dict[str, int] = field(default_factory=dict)  # paper -> sheets of card/tile/token faces
+
+    @classmethod
+    def of(cls, outcomes: Iterable[JobOutcome]) -> Summary:
+        summary = cls()
+        for outcome in outcomes:
+            if outcome.ran:
+                summary.ran.append(outcome.label)
+            elif outcome.files:
+                summary.skipped.append(outcome.label)
+            for record in outcome.files:
+                path = outcome.folder / record.name
+                (summary.written if record.name in outcome.written else summary.unchanged).append(path)
+                if record.sheets:
+                    summary.sheets[record.paper] = summary.sheets.get(record.paper, 0) + record.sheets
+            summary.removed.extend(outcome.folder / name for name in outcome.removed)
+        return summary
 
     def line(self) -> str:
         total = len(self.written) + len(self.unchanged)
@@ -107,135 +181,233 @@ def selected(game: Game, options: BuildOptions) -> list[Component]:
     return [c for c in game.components if printable(c) and (not options.only or c.id in options.only)]
 
 
-def card_jobs(game: Game, project: Project, options: BuildOptions, workers: object, summary: Summary,
+def card_jobs(game: Game, project: Project, options: BuildOptions, workers: object,
               cache: BuildCache | None = None) -> list[Job]:
-    """Sheet PDFs for every printable component and paper, plus PNG/TTS exports and previews when asked."""
-    from generator.render import raster
+    """One job per printable component and asked exporter (and paper, for those that print on paper)."""
     from generator.render.faces import renderer
 
     faces = renderer(project)
-    folder = project.output_dir / game.id
     jobs: list[Job] = []
     for component in selected(game, options):
-        for paper in options.papers:
-            sheet = SheetOptions(PAPERS[paper], options.bleed, options.duplex, options.crop_marks,
-                                 options.cut_lines, options.back_offset)
-
-            def run_sheet(component: Component = component, sheet: SheetOptions = sheet) -> dict[str, bytes]:
-                result = impose(faces, game, component, sheet)
-                name = sheet.paper.name
-                summary.sheets[name] = summary.sheets.get(name, 0) + result.sheets
-                return {f"{game.id}-{component.id}-{sheet.paper.name}.pdf": result.pdf}
-
-            key = component_key(game, component, project, "sheet", paper, options.bleed, options.duplex,
-                                options.crop_marks, options.cut_lines, options.back_offset)
-            jobs.append(Job(game.id, f"{game.id} {component.id} {paper}", folder, run_sheet, key=key))
-        if options.png:
-            jobs.append(Job(game.id, f"{game.id} {component.id} png", folder / "png",
-                            lambda c=component: raster.export_pngs(faces, game, c, options.bleed, workers, cache=cache),
-                            key=component_key(game, component, project, "png", options.bleed)))
-        if options.tts:
-            jobs.append(Job(game.id, f"{game.id} {component.id} tts", folder / "tts",
-                            lambda c=component: raster.export_tts(faces, game, c, workers),
-                            key=component_key(game, component, project, "tts")))
-        if options.previews:
-            jobs.append(Job(game.id, f"{game.id} {component.id} preview", folder / PREVIEW_DIR,
-                            lambda c=component: raster.export_previews(faces, game, c, workers, cache=cache),
-                            key=component_key(game, component, project, "preview")))
+        given = ExportInput(faces, game, component, workers, cache)  # type: ignore[arg-type]
+        drawn = component_digest(game, component)
+        for exporter in options.exporters():
+            for paper_name in (options.papers if exporter.per_paper else ("",)):
+                settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
+                label = f"{game.id} {component.id} {paper_name or exporter.name}"
+                key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
+                jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
+                                functools.partial(exporter.draw, given, settings), key=key,
+                                exporter=exporter.name, paper=paper_name, subject=component.id))
     return jobs
 
 
 def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[Job]:
-    """Jobs contributed by `generator.render.documents.document_jobs`, if that module offers them."""
-    try:
-        module = importlib.import_module("generator.render.documents")
-    except ModuleNotFoundError as exc:
-        if exc.name and "generator.render.documents".startswith(exc.name):
-            return []
-        raise
-    provider = getattr(module, "document_jobs", None)
-    jobs = list(provider(game, project, options)) if provider else []
-    game_inputs = game_files_digest(project, game.id)
+    """The game's documents (`generator.render.documents`), with their static keys."""
+    from generator.render.documents import document_jobs as provide
+    from generator.render.modelreads import skeleton_digest
+
+    jobs = provide(game, project, options)
+    skeleton = skeleton_digest(game)
     for job in jobs:
-        job.key = job.key or digest("document", job.label, game_inputs, options.papers, options.booklet)
+        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton)
     return jobs
 
 
 def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers: object,
-         summary: Summary, documents: bool = True, cache: BuildCache | None = None) -> list[Job]:
-    """Every job of a build, games in order, sheets first."""
+         cache: BuildCache | None = None, documents: bool = True) -> list[Job]:
+    """Every job of a build, games in order, component jobs first."""
     options.check()
     jobs: list[Job] = []
     for game in games:
         if options.only:
             known = {c.id for c in game.components}
-            missing = [c for c in options.only if c not in known]
-            if len(missing) == len(options.only):
+            if not any(c in known for c in options.only):
                 continue  # --only names components of other games
-        jobs.extend(card_jobs(game, project, options, workers, summary, cache))
+        jobs.extend(card_jobs(game, project, options, workers, cache))
         if documents and not options.only:
             jobs.extend(document_jobs(game, project, options))
     return jobs
 
 
-def run(jobs: list[Job], project: Project, summary: Summary,
-        progress: Callable[[Job], None] | None = None, cache: BuildCache | None = None,
-        parallel: int = 1) -> Summary:
+def execute(job: Job, gate: ReadGate) -> JobResult:
+    """Run one job, recording what it reads (the same in this process and in a forked worker)."""
+    with gate.recording() as reads:
+        files = job.run()
+    return JobResult(files, reads.as_dict(), job.facts.snapshot() if job.facts else {})
+
+
+def fresh(job: Job, cache: BuildCache, gate: ReadGate) -> JobRecord | None:
+    """The job's record when nothing it depends on changed and its files are intact; None otherwise."""
+    record = cache.fresh(job.label, job.key, gate)
+    if record is None:
+        return None
+    if record.facts and (job.model is None or not facts_hold(job.model, record.facts)):
+        return None
+    return record
+
+
+def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
+        progress: Callable[[Job], None] | None = None, parallel: int = 1,
+        between_jobs: Callable[[Job], None] | None = None) -> list[JobOutcome]:
     """Run the jobs, writing every file atomically under the project's output folder, in job order.
 
-    With a cache, a job whose inputs and files are unchanged is skipped, and
-    files an earlier run of the same job wrote but this one no longer does
-    (a renamed card's PNG) are removed. With `parallel` > 1, pure jobs (the
-    documents) run in forked workers while this process runs the others.
+    With a cache, a job that is still fresh is skipped (its recorded reads count
+    as read now), and files an earlier run of the same job wrote but this one no
+    longer does (a renamed card's PNG) are removed. With `parallel` > 1, pure jobs
+    (the documents) run in forked workers while this process runs the others.
+    `between_jobs` is called after each job (tests use it to edit a file mid-build).
     """
+    gate = project.gate
     out_root = project.output_dir.resolve()
-    todo = [job for job in jobs if cache is None or not cache.fresh(job.label, job.key, job.folder)]
-    farmed = _farm_out([job for job in todo if job.pure], parallel)
-    for job in jobs:
-        if job not in todo:
-            summary.skipped.append(job.label)
-            summary.unchanged.extend(job.folder / name for name in cache.files_of(job.label))  # type: ignore[union-attr]
-        else:
-            files = farmed.pop(id(job)).result() if id(job) in farmed else job.run()
-            summary.ran.append(job.label)
-            for name, data in files.items():
-                path = job.folder / name
-                if not path.resolve().is_relative_to(out_root):
-                    raise UsageError(f"job {job.label!r} tried to write outside output/: {name}")
-                (summary.written if write_atomic(path, data) else summary.unchanged).append(path)
-            if cache is not None:
-                for stale in set(cache.files_of(job.label)) - set(files):
-                    path = job.folder / stale
-                    if path.resolve().is_relative_to(out_root) and path.is_file():
-                        path.unlink()
-                        summary.removed.append(path)
-                cache.record(job.label, job.key, job.folder, files)
-        if progress:
-            progress(job)
-    _FORKED_JOBS.clear()  # a long `pnp watch` session must not keep old games alive
-    return summary
+    reused: dict[int, JobRecord] = {}
+    if cache is not None:
+        for job in jobs:
+            record = fresh(job, cache, gate)
+            if record is not None:
+                reused[id(job)] = record
+    farmed = ForkedJobs([job for job in jobs if job.pure and id(job) not in reused], parallel, gate)
+    outcomes: list[JobOutcome] = []
+    try:
+        for job in jobs:
+            record = reused.get(id(job))
+            if record is not None:
+                gate.inherit(record.inputs)  # what it read last time is what this build depends on
+                outcomes.append(JobOutcome(job.game, job.label, job.folder, False, tuple(record.records())))
+            else:
+                result = farmed.result(job) if farmed.has(job) else execute(job, gate)
+                gate.inherit(result.reads)
+                outcomes.append(_write(job, result, cache, out_root))
+            if progress:
+                progress(job)
+            if between_jobs:
+                between_jobs(job)
+    finally:
+        farmed.close()
+    return outcomes
 
 
-_FORKED_JOBS: list[Job] = []
+def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path) -> JobOutcome:
+    written = []
+    for output in result.files:
+        path = job.folder / output.name
+        if not path.resolve().is_relative_to(out_root):
+            raise UsageError(f"job {job.label!r} tried to write outside output/: {output.name}")
+        if write_atomic(path, output.data):
+            written.append(output.name)
+    removed = []
+    records = tuple(output.record() for output in result.files)
+    if cache is not None:
+        names = {record.name for record in records}
+        for stale in cache.files_of(job.label):
+            path = job.folder / stale.name
+            if stale.name not in names and path.resolve().is_relative_to(out_root) and path.is_file():
+                path.unlink()
+                removed.append(stale.name)
+        cache.record(job.label, job.key, job.folder, records, game=job.game, exporter=job.exporter,
+                     paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts)
+    return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed))
 
 
-def _run_forked(index: int) -> dict[str, bytes]:
-    return _FORKED_JOBS[index].run()
+def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: BuildCache,
+                    project: Project) -> list[JobOutcome]:
+    """Delete what an earlier build made of this game that no longer exists.
 
-
-def _farm_out(jobs: list[Job], parallel: int) -> dict[int, Any]:
-    """Start pure jobs in forked workers (they inherit the jobs, so nothing but bytes is pickled).
-
-    Only where fork exists and it pays: two or more jobs and more than one core.
+    A recorded job is obsolete when its subject (component, sheet, board) is gone
+    from the game, or when this build would have made it (its exporter and paper
+    were asked for) but did not plan it. Outputs of other papers or exports that
+    this build did not ask for are left alone.
     """
-    import multiprocessing
+    planned = {job.label for job in jobs}
+    subjects = {job.subject for job in jobs} | {c.id for c in game.components}
+    asked = {e.name for e in options.exporters()} | {DOCUMENTS} | ({BOOKLET} if options.booklet else set())
+    out_root = project.output_dir.resolve()
+    outcomes = []
+    for label, record in cache.jobs_of(game.id).items():
+        if label in planned:
+            continue
+        gone = record.subject not in subjects
+        unplanned = record.exporter in asked and (not record.paper or record.paper in options.papers)
+        if not (gone or unplanned):
+            continue
+        folder = project.output_dir / record.folder
+        removed = []
+        for file in record.records():
+            path = folder / file.name
+            if path.resolve().is_relative_to(out_root) and path.is_file():
+                path.unlink()
+                removed.append(file.name)
+        del cache.jobs[label]
+        outcomes.append(JobOutcome(game.id, label, folder, False, (), (), tuple(removed)))
+    return outcomes
 
-    from generator.workers import process_pool
 
-    if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        return {}
-    _FORKED_JOBS[:] = jobs
-    pool = process_pool(min(parallel, len(jobs)))
-    futures = {id(job): pool.submit(_run_forked, i) for i, job in enumerate(jobs)}
-    pool.shutdown(wait=False)  # workers finish the queued jobs; results are collected in job order
-    return futures
+def _serve(items: list[tuple[int, Job]], gate: ReadGate, send: Any, parent: int) -> None:
+    """In a forked worker: run some pure jobs, sending (index, ok, result or error) back in order.
+    The worker ends with its parent, even one killed with `kill -9`."""
+    from generator.workers import watch_parent
+
+    watch_parent(parent)
+    for index, job in items:
+        try:
+            send.send((index, True, execute(job, gate)))
+        except BaseException as exc:  # sent back and raised in the parent, in job order
+            send.send((index, False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")))
+            break
+    send.close()
+
+
+class ForkedJobs:
+    """Pure jobs run in forked worker processes; results are collected in job order.
+
+    Forking lets workers inherit the jobs (closures over loaded games), so only
+    results travel back. Only where fork exists and it pays: two or more jobs and
+    `parallel` > 1. Pool creation is this one constructor, easy to swap.
+    """
+
+    def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate) -> None:
+        import multiprocessing
+        import os
+
+        self._where: dict[int, tuple[int, int]] = {}  # id(job) -> (worker, index)
+        self._pending: dict[int, tuple[bool, Any]] = {}
+        self._workers: list[tuple[Any, Any]] = []  # (process, receiving end)
+        if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            return
+        context = multiprocessing.get_context("fork")
+        count = min(parallel, len(jobs))
+        for worker in range(count):
+            items = list(enumerate(jobs))[worker::count]
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=_serve, args=(items, gate, send, os.getpid()), daemon=True)
+            process.start()
+            send.close()
+            self._workers.append((process, receive))
+            self._where.update({id(job): (worker, index) for index, job in items})
+
+    def has(self, job: Job) -> bool:
+        return id(job) in self._where
+
+    def result(self, job: Job) -> JobResult:
+        worker, index = self._where[id(job)]
+        receive = self._workers[worker][1]
+        while index not in self._pending:
+            try:
+                got, ok, value = receive.recv()
+            except EOFError:
+                raise RuntimeError(f"the worker process running {job.label!r} ended without a result") from None
+            self._pending[got] = (ok, value)
+        ok, value = self._pending.pop(index)
+        if not ok:
+            raise value
+        result: JobResult = value
+        return result
+
+    def close(self) -> None:
+        for process, receive in self._workers:
+            receive.close()
+            process.join(timeout=0.1)
+            if process.is_alive():
+                process.terminate()
+                process.join()
+        self._workers = []

@@ -8,6 +8,7 @@ this code draws; there is no second renderer to drift out of step.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -173,9 +174,12 @@ def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
 
 
 def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
-    path = e.get("path")  # already resolved inside templates/ by the layout library
+    from reportlab.lib.utils import ImageReader
+
+    picture = e.get("path")  # a Picture: the bytes the layout library read and checked
     x, y, w, h = e.get("x"), e.get("y"), e.get("w"), e.get("h")
-    c.drawImage(path, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
+    image = ImageReader(io.BytesIO(picture.data))
+    c.drawImage(image, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
 
 
 def _track(c: Any, e: Element, face: Face, bleed: float) -> None:

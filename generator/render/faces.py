@@ -11,9 +11,9 @@ For the documents helper (rulebooks showing cards), two calls:
   story-based documents.
 
 `side` is "front" or "back"; a double-sided item's back draws `item.back`
-with the component's back layout. Layouts are compiled once per project and
-process (`renderer(project)`), so drawing many faces costs template renders
-and path drawing only.
+with the component's back layout. Layouts are compiled once per project
+handle (`renderer(project)`, kept by the handle's read gate), so drawing many
+faces costs template renders and path drawing only.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any
 
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.readgate import ReadSet
 from generator.render.draw import draw_face as _draw_resolved
 from generator.render.layout import Face, LayoutLibrary, back_layout
 from generator.render.units import pt
@@ -30,7 +31,14 @@ SIDES = ("front", "back")
 
 
 class FaceRenderer:
-    """Resolves faces of one project, caching compiled layouts and resolved faces."""
+    """Resolves faces of one project handle, caching compiled layouts and resolved faces.
+
+    A resolved face is kept with the reads it needed (layouts, images) for one build
+    (one read-gate generation): whoever asks for it again inherits those reads, so a
+    job's recorded inputs are complete even when the face came from this cache. Faces
+    are keyed by the game object itself, so a reloaded game (an edit in `pnp watch`),
+    or a document's watched view of one, is resolved afresh.
+    """
 
     def __init__(self, project: Project) -> None:
         from generator.render.fonts import register_fonts
@@ -38,36 +46,33 @@ class FaceRenderer:
         register_fonts()
         self.project = project
         self.library = LayoutLibrary(project)
-        # Resolved faces, per loaded game object: a reloaded game (an edited card in `pnp watch`)
-        # is a new object, so its faces are resolved afresh and the old ones dropped.
-        self._games: dict[str, Game] = {}
-        self._faces: dict[tuple[str, str, str, str], Face] = {}
+        self._generation = -1
+        self._games: dict[int, Game] = {}  # keeps each game alive while its id() keys the faces
+        self._faces: dict[tuple[int, str, str, str], tuple[Face, ReadSet]] = {}
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         """The resolved face (hashable; equal faces draw identically)."""
-        if self._games.get(game.id) is not game:
-            self._games[game.id] = game
-            self._faces = {k: v for k, v in self._faces.items() if k[0] != game.id}
-        key = (game.id, component.id, item.id, side)
-        face = self._faces.get(key)
-        if face is None:
+        gate = self.project.gate
+        if self._generation != gate.generation:
+            self._generation, self._games, self._faces = gate.generation, {}, {}
+        key = (id(game), component.id, item.id, side)
+        found = self._faces.get(key)
+        if found is not None and self._games.get(id(game)) is game:
+            gate.inherit(found[1])
+            return found[0]
+        with gate.recording() as reads:
             face = self.library.face(game, component, item, side)
-            self._faces[key] = face
+        self._games[id(game)] = game
+        self._faces[key] = (face, reads)
         return face
 
     def has_back(self, component: Component) -> bool:
         return back_layout(component) is not None
 
 
-_RENDERERS: dict[Any, FaceRenderer] = {}
-
-
 def renderer(project: Project) -> FaceRenderer:
-    """The process-wide renderer of `project` (layouts compiled once)."""
-    found = _RENDERERS.get(project.root)
-    if found is None:
-        found = _RENDERERS[project.root] = FaceRenderer(project)
-    return found
+    """The renderer of this project handle (layouts compiled once per handle, kept by its read gate)."""
+    return project.gate.derived(("face-renderer",), lambda: FaceRenderer(project))
 
 
 def draw_resolved(c: Any, face: Face, x: float, y: float, bleed: float = 0.0) -> None:
@@ -93,7 +98,7 @@ def face_flowable(game: Game, component: Component, item: Item, side: str, proje
     face = renderer(project).face(game, component, item, side)
     scale = (width / pt(face.width)) if width else 1.0
 
-    class FaceFlowable(Flowable):  # type: ignore[misc]
+    class FaceFlowable(Flowable):
         def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
             return pt(face.width) * scale, pt(face.height) * scale
 

@@ -10,16 +10,19 @@ its own `templates/site/index.html.j2`.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateError
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
 
 from generator import __version__
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project, write_atomic
+from generator.render.outputs import FileKind, FileRecord
 from generator.render.sandbox import LimitedEnvironment
 
 TEMPLATE = "site/index.html.j2"
@@ -55,47 +58,83 @@ class GalleryGame:
     files: list[tuple[str, str]]  # (label, href relative to output/)
     simulation: dict[str, Any] | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        """The entry as the build manifest keeps it (validation and simulation are added when written)."""
+        data = asdict(self)
+        for status in ("valid", "failures", "simulation"):
+            data.pop(status)
+        return data
 
-def collect(game: Game, project: Project, valid: bool | None, failures: list[str],
-            previews: dict[str, list[tuple[str, Path]]]) -> GalleryGame:
-    """Gather one game's entry from the model and what the build left in output/<game>/.
+    @classmethod
+    def from_json(cls, data: dict[str, Any], valid: bool | None, failures: list[str]) -> GalleryGame:
+        components = [GalleryComponent(**{**c, "faces": [FaceImage(**f) for f in c["faces"]]})
+                      for c in data["components"]]
+        return cls(data["id"], data["title"], data["players"], data["minutes"], valid, list(failures), components,
+                   [(label, href) for label, href in data["files"]])
 
-    `previews` maps a component id to (label, png path) pairs written by the build.
+
+def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileRecord]]) -> GalleryGame:
+    """One game's entry from the model and the typed files its build made (`(folder, record)` pairs).
+
+    Previews are the `preview` files, in the order their job made them; the file
+    list is every PDF, by path. Validation and simulation are filled in when the
+    page is written (`with_simulation`).
     """
     out = project.output_dir
     folder = out / game.id
-    files = sorted(p for p in folder.rglob("*.pdf")) if folder.is_dir() else []
-    components = []
-    for component in game.components:
-        faces = [FaceImage(label, path.relative_to(out).as_posix()) for label, path in previews.get(component.id, [])]
-        components.append(
-            GalleryComponent(component.id, component.name, component.kind, component.size.label(),
-                             component.count, len(component.items), faces)
-        )
-    sim_path = folder / "simulation.json"
-    simulation = None
-    if sim_path.is_file():
-        try:
-            simulation = json.loads(sim_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            simulation = None
+    previews: dict[str, list[FaceImage]] = {}
+    pdfs: list[Path] = []
+    for where, record in outputs:
+        path = where / record.name
+        if record.kind is FileKind.PREVIEW:
+            image = FaceImage(record.label, path.relative_to(out).as_posix())
+            previews.setdefault(record.component, []).append(image)
+        if record.name.endswith(".pdf"):
+            pdfs.append(path)
+    components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []))
+                  for c in game.components]
     lo, hi = game.play_time
     return GalleryGame(
         id=game.id,
         title=game.title,
         players=f"{game.players_min}" if game.players_min == game.players_max else f"{game.players_min}-{game.players_max}",
         minutes=f"{lo}" if lo == hi else f"{lo}-{hi}",
-        valid=valid,
-        failures=failures,
+        valid=None,
+        failures=[],
         components=components,
-        files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in files],
-        simulation=simulation,
+        files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
     )
+
+
+def with_simulation(entry: GalleryGame, project: Project) -> GalleryGame:
+    """The entry with the game's `simulation.json` (written by `pnp simulate`), if there is a readable one."""
+    sim_path = project.output_dir / entry.id / "simulation.json"
+    simulation = None
+    if sim_path.is_file():
+        try:
+            simulation = json.loads(sim_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            simulation = None
+    return replace(entry, simulation=simulation)
+
+
+class GateLoader(BaseLoader):
+    """Jinja loads the project's site templates (and whatever they include) through the read gate."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
+        base = self.project.templates_dir
+        path = self.project.inside(base, template, Location(f"templates/{template}"))
+        if not self.project.gate.exists(path):
+            raise TemplateNotFound(template)
+        return self.project.gate.read_text(path), str(path), lambda: False
 
 
 def render_gallery(project: Project, games: list[GalleryGame]) -> str:
     env = LimitedEnvironment(
-        loader=ChoiceLoader([FileSystemLoader(str(project.templates_dir)), FileSystemLoader(str(BUILT_IN))]),
+        loader=ChoiceLoader([GateLoader(project), FileSystemLoader(str(BUILT_IN))]),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -108,6 +147,21 @@ def render_gallery(project: Project, games: list[GalleryGame]) -> str:
     except TemplateError as exc:
         line = getattr(exc, "lineno", None) or 0
         raise DataError(f"gallery template: {exc.message or exc}", Location(where.file, line)) from None
+    except DataError as exc:  # an include the read gate refused: say where the include is
+        raise DataError(f"gallery template: {exc}", _template_line(project)) from None
+
+
+def _template_line(project: Project) -> Location:
+    """The innermost template line of the exception being handled (Jinja maps frames to template lines)."""
+    tb = sys.exc_info()[2]
+    found = Location(f"templates/{TEMPLATE}")
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.endswith(".j2"):
+            found = Location(project.gate.name(Path(name)) if Path(name).is_relative_to(project.root) else name,
+                             tb.tb_lineno)
+        tb = tb.tb_next
+    return found
 
 
 def write_gallery(project: Project, games: list[GalleryGame]) -> Path:

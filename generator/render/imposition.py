@@ -18,6 +18,7 @@ random ids): the same inputs give byte-identical files.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from dataclasses import dataclass
 from typing import Any
@@ -149,7 +150,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
 def _fold_grid(paper: Paper, width: float, height: float, bleed: float) -> tuple[Paper, Grid | None]:
     """Gutter-fold fronts fill the left half of the page, portrait or landscape, whichever holds more."""
     best: tuple[Paper, Grid | None] = (paper, None)
-    for sheet in (paper, Paper(paper.name, paper.height, paper.width)):
+    for sheet in (paper, dataclasses.replace(paper, width=paper.height, height=paper.width)):
         grid = make_grid(sheet, width, height, bleed, (0.0, sheet.width / 2))
         if grid is not None and (best[1] is None or grid.per_page > best[1].per_page):
             best = (sheet, grid)

@@ -18,8 +18,8 @@ every copy sees `row` and `col` (from 0) in its templates.
 with the same `name` overrides the parent's keys (or drops it with
 `remove: true`), new names are appended on top.
 
-Compiling (YAML parse + Jinja compile) happens once per layout per process
-(`LayoutLibrary` caches), resolving is a handful of template renders per
+Compiling (YAML parse + Jinja compile) happens once per layout and project
+handle (kept by the read gate with the files it read), resolving is a handful of template renders per
 face, and the result (`Face`) is a hashable value, so identical faces (all the
 shared backs) are drawn once as a PDF form.
 """
@@ -27,6 +27,7 @@ shared backs) are drawn once as a PDF form.
 from __future__ import annotations
 
 import difflib
+from collections import ChainMap
 import math
 import re
 from collections.abc import Mapping
@@ -40,6 +41,7 @@ from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.glyphs import composed
 from generator.render.icons import ICONS
+from generator.render.images import Picture, load_picture
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -161,7 +163,6 @@ class LayoutLibrary:
 
         self.project = project
         self.env = LimitedEnvironment(undefined=StrictUndefined, autoescape=False)
-        self._cache: dict[str, Layout] = {}
         self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
 
     @property
@@ -169,25 +170,29 @@ class LayoutLibrary:
         return self.project.templates_dir / "layouts"
 
     def get(self, name: str, where: Location | None = None, _chain: tuple[str, ...] = ()) -> Layout:
-        """The compiled layout `name` ('game/layout'); DataError at `where` when it is missing."""
-        if name in self._cache:
-            return self._cache[name]
+        """The compiled layout `name` ('game/layout'); DataError at `where` when it is missing.
+
+        Compiled once per project handle and kept with the files it read (its YAML, its
+        parents', its images): a caller inherits those reads, and an edit recompiles it.
+        """
         if name in _chain:
-            raise DataError(f"layout {name!r} extends itself ({' -> '.join(_chain + (name,))})", where)
+            raise DataError(f"layout {name!r} extends itself ({' -> '.join((*_chain, name))})", where)
         if len(_chain) >= MAX_EXTENDS:
             raise DataError(f"layout {name!r}: 'extends' chain deeper than {MAX_EXTENDS}", where)
         if not LAYOUT_NAME.match(name):
             raise DataError(f"layout name {name!r} must look like 'game/layout' (lower case, no suffix)", where)
+        return self.project.gate.derived(("layout", name), lambda: self._load(name, where, _chain))
+
+    def _load(self, name: str, where: Location | None, chain: tuple[str, ...]) -> Layout:
+        gate = self.project.gate
         path = self.project.inside(self.base, f"{name}.yaml", where or Location(name))
-        display = self.project.display(path)
-        if not path.is_file():
+        display = gate.name(path)
+        if not gate.exists(path, where):
             known = sorted(p.stem for p in path.parent.glob("*.yaml")) if path.parent.is_dir() else []
             hint = f" (layouts there: {', '.join(known)})" if known else ""
             raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
-        doc = read_yaml(path, display)
-        layout = self._compile(name, doc, display, _chain + (name,))
-        self._cache[name] = layout
-        return layout
+        doc = read_yaml(path, display, gate)
+        return self._compile(name, doc, display, (*chain, name))
 
     # -- compiling -------------------------------------------------------------------------
 
@@ -270,8 +275,8 @@ class LayoutLibrary:
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
             else:
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
-                if value_kind == "path":
-                    value.raw = str(self.image(value.raw, value.where))
+                if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
+                    self.image_path(value.raw, value.where)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
@@ -300,12 +305,19 @@ class LayoutLibrary:
         except TemplateSyntaxError as exc:
             raise DataError(f"{what}: bad Jinja expression {source!r}: {exc.message}", where) from None
 
-    def image(self, relative: str, where: Location) -> Path:
-        """An image file named by a layout, resolved inside templates/ (no escapes)."""
+    def image_path(self, relative: str, where: Location) -> Path:
+        """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
         path = self.project.inside(self.project.templates_dir, relative, where)
-        if not path.is_file():
+        if not self.project.gate.exists(path, where):
             raise DataError(f"image {relative!r} not found under templates/", where)
         return path
+
+    def image(self, relative: str, where: Location) -> Picture:
+        """An image named by a layout: read through the gate inside templates/, checked to be a
+        real, reasonably sized image, and carried (bytes and digest) in the resolved face."""
+        path = self.image_path(relative, where)
+        gate = self.project.gate
+        return gate.derived(("image", gate.name(path)), lambda: load_picture(gate, path, relative, where))
 
     # -- resolving ---------------------------------------------------------------------------
 
@@ -367,8 +379,8 @@ class LayoutLibrary:
             if value.template is not None:
                 text = _run(value, context, f"element '{element.name}' {key}", item)
                 resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
-                if allowed[key] == "path":
-                    resolved = str(self.image(resolved, value.where))
+            if allowed[key] == "path":
+                resolved = self.image(resolved, value.where)
             props.append((key, resolved))
         return kind, tuple(sorted(props))
 
@@ -382,14 +394,16 @@ def back_layout(component: Component) -> str | None:
 
 
 def face_context(game: Game, component: Component, item: Item, fields: Mapping[str, Any], side: str) -> dict[str, Any]:
-    """What a layout's templates can see: the item's fields as `card`, plus the game and its theme."""
-    card = dict(fields)
-    card.setdefault("id", item.id)
-    card.setdefault("count", item.count)
+    """What a layout's templates can see: the item's fields as `card`, plus the game and its theme.
+
+    The fields are looked up, never copied: a document drawing a face from a watched game
+    (see `render.modelreads`) then depends only on the fields the layout actually shows.
+    """
+    card = ChainMap(fields, {"id": item.id, "count": item.count})  # the item's own id/count fields win
     return {
         "card": card,
         "item": card,
-        "front": dict(item.fields),
+        "front": item.fields,
         "side": side,
         "component": {"id": component.id, "name": component.name, "kind": component.kind,
                       "count": component.count},
@@ -445,7 +459,8 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         from generator.render.fonts import FONT_FILES
 
         if value not in FONT_FILES:
-            raise DataError(f"element '{element}' font {value!r} is not a shipped font{_suggest(value, tuple(FONT_FILES))}"
+            hint = _suggest(value, tuple(FONT_FILES))
+            raise DataError(f"element '{element}' font {value!r} is not a shipped font{hint}"
                             f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:

@@ -25,6 +25,7 @@ from generator.model import Component, Game
 from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.layout import Face, back_layout
+from generator.render.outputs import FileKind, OutputFile
 from generator.render.units import DPI, pt, px
 from generator.workers import process_pool
 
@@ -125,32 +126,40 @@ class FaceFiles:
 
     faces: list[Face]
     names: list[list[str]]  # per distinct face, every file name it is written to
+    labels: list[list[str]]  # what each of those files shows ("nassau 1", "back")
 
 
 def face_files(renderer: FaceRenderer, game: Game, component: Component) -> FaceFiles:
     """Name every face: `<component>-<item>-<copy>.png`, backs `...-back.png`, one shared back once."""
     faces: list[Face] = []
     names: list[list[str]] = []
+    labels: list[list[str]] = []
     index: dict[Face, int] = {}
 
-    def add(face: Face, name: str) -> None:
+    def add(face: Face, name: str, label: str) -> None:
         if face not in index:
             index[face] = len(faces)
             faces.append(face)
             names.append([])
+            labels.append([])
         if name not in names[index[face]]:
             names[index[face]].append(name)
+            labels[index[face]].append(label)
 
     copies = list(component.copies())
     backs = []
     for item, copy in copies:
-        add(renderer.face(game, component, item, "front"), f"{component.id}-{item.id}-{copy + 1}.png")
+        add(renderer.face(game, component, item, "front"), f"{component.id}-{item.id}-{copy + 1}.png",
+            f"{item.id} {copy + 1}")
     if back_layout(component):
         backs = [renderer.face(game, component, item, "back") for item, _ in copies]
         shared = all(b == backs[0] for b in backs)
         for (item, copy), back in zip(copies, backs):
-            add(back, f"{component.id}-back.png" if shared else f"{component.id}-{item.id}-{copy + 1}-back.png")
-    return FaceFiles(faces, names)
+            if shared:
+                add(back, f"{component.id}-back.png", "back")
+            else:
+                add(back, f"{component.id}-{item.id}-{copy + 1}-back.png", f"{item.id} {copy + 1} (back)")
+    return FaceFiles(faces, names, labels)
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
@@ -167,25 +176,22 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
             images[i] = image
             if cache is not None:
                 cache.store_face(keys[i], image)
-    if cache is not None:
-        cache.stats["faces_drawn"] += len(missing)
     return [image for image in images if image is not None]
 
 
 def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
-                workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> dict[str, bytes]:
-    """File name -> bytes: every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
+                workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> list[OutputFile]:
+    """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
     files = face_files(renderer, game, component)
     pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
     images = rasterize(files.faces, bleed, dpi, workers, cache)
-    out: dict[str, bytes] = {f"{game.id}-{component.id}-faces.pdf": pdf}
-    for names, image in zip(files.names, images):
-        for name in names:
-            out[name] = image
+    out = [OutputFile(f"{game.id}-{component.id}-faces.pdf", FileKind.FACES_PDF, pdf, component.id)]
+    for names, labels, image in zip(files.names, files.labels, images):
+        out.extend(OutputFile(name, FileKind.PNG, image, component.id, label) for name, label in zip(names, labels))
     return out
 
 
-def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers) -> dict[str, bytes]:
+def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers) -> list[OutputFile]:
     """Tabletop Simulator deck sheets: up to 10 x 7 faces per image, the last slot the hidden card.
 
     One slot per distinct item (copies share a slot; the JSON lists every copy),
@@ -236,7 +242,8 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     summary = {"game": game.id, "component": component.id, "card_width_px": cell_w, "card_height_px": cell_h,
                "decks": decks}
     out[f"{component.id}.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode()
-    return out
+    return [OutputFile(name, FileKind.TTS_DECK if name.endswith(".json") else FileKind.TTS, data, component.id)
+            for name, data in out.items()]
 
 
 def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hidden: Any) -> bytes:
@@ -257,19 +264,26 @@ def _png(image: Any) -> bytes:
 
 
 def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
-                    dpi: int = 96, cache: BuildCache | None = None) -> dict[str, bytes]:
+                    dpi: int = 96, cache: BuildCache | None = None) -> list[OutputFile]:
     """Small screen previews (no bleed): `<component>-<item>.png` per design, plus the back(s).
 
-    For galleries and web pages: one image per distinct design, not per copy.
+    For galleries and web pages: one image per distinct design, not per copy, in
+    the order a gallery shows them (each item, its own back after it, a shared
+    back last), each labelled with what it shows.
     """
-    names = [f"{component.id}-{item.id}.png" for item in component.items]
-    faces = [renderer.face(game, component, item, "front") for item in component.items]
+    shots: list[tuple[str, str, Face]] = []  # (file name, label, face)
+    shared_back: Face | None = None
+    backs: list[Face] = []
     if back_layout(component):
         backs = [renderer.face(game, component, item, "back") for item in component.items]
         if all(b == backs[0] for b in backs) and not component.double_sided:
-            names.append(f"{component.id}-back.png")
-            faces.append(backs[0])
-        else:
-            names.extend(f"{component.id}-{item.id}-back.png" for item in component.items)
-            faces.extend(backs)
-    return dict(zip(names, rasterize(faces, 0.0, dpi, workers, cache)))
+            shared_back = backs[0]
+    for index, item in enumerate(component.items):
+        shots.append((f"{component.id}-{item.id}.png", item.id, renderer.face(game, component, item, "front")))
+        if backs and shared_back is None:
+            shots.append((f"{component.id}-{item.id}-back.png", f"{item.id} (back)", backs[index]))
+    if shared_back is not None:
+        shots.append((f"{component.id}-back.png", "back", shared_back))
+    images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
+    return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
+            for (name, label, _), image in zip(shots, images)]

@@ -54,7 +54,7 @@ def main() -> None:
         print(f"one-card edit, fresh pnp build process: median {statistics.median(edits):.3f} s (target < 1 s)")
 
         project = Project.at(root)
-        options = BuildOptions(previews=True, jobs=os.cpu_count() or 1)  # as `pnp watch` runs it
+        options = BuildOptions(exports=("sheets", "preview"), jobs=os.cpu_count() or 1)  # as `pnp watch` runs it
         build(project, [], options)  # warm the process, as `pnp watch` is after its first build
         warm = []
         for old, new in zip(reversed(NAMES), list(reversed(NAMES))[1:]):

@@ -18,7 +18,7 @@ from tests.helpers import edit
 
 def test_watch_loop_rebuilds_reports_errors_and_recovers(project_copy: Project) -> None:
     cards = project_copy.data_dir / "counterattack" / "cards.yaml"
-    options = BuildOptions(papers=("a4",), previews=True)
+    options = BuildOptions(papers=("a4",), exports=("sheets", "preview"))
     lines: list[str] = []
 
     def changes():  # what watchfiles would yield, with the edits made between batches

@@ -142,7 +142,7 @@ def test_document_jobs_plug_into_the_build(copy_project):
     jobs = document_jobs(game, copy_project, BuildOptions(papers=("letter",)))
     assert {job.label for job in jobs} == {
         "pirate-tricks rules letter", "pirate-tricks loon-ledger letter", "pirate-tricks screen letter"}
-    summary = run(jobs, copy_project, Summary())
+    summary = Summary.of(run(jobs, copy_project))
     names = sorted(p.name for p in summary.written)
     assert names == ["pirate-tricks-loon-ledger-fillable-letter.pdf", "pirate-tricks-loon-ledger-letter.pdf",
                      "pirate-tricks-rules-letter.pdf", "pirate-tricks-screen-letter.pdf"]

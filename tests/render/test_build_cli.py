@@ -101,10 +101,12 @@ def test_valid_deck_builds_without_force(fresh_project) -> None:
 
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
     from generator.render.build import Job
+    from generator.render.outputs import FileKind, OutputFile
 
     def fake_jobs(game, project, options):
         folder = project.output_dir / game.id
-        return [Job(game.id, f"{game.id} rules {p}", folder, lambda p=p: {f"{game.id}-rules-{p}.txt": b"rules"})
+        return [Job(game.id, f"{game.id} rules {p}", folder,
+                    lambda p=p: [OutputFile(f"{game.id}-rules-{p}.txt", FileKind.RULES, b"rules")])
                 for p in options.papers]
 
     monkeypatch.setattr("generator.render.build.document_jobs", fake_jobs)

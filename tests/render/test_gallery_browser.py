@@ -34,7 +34,7 @@ def rendered_dom(page: Path) -> str:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_gallery_images_load_and_links_resolve(project_copy: Project) -> None:
-    build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(papers=("a4",), previews=True))
+    build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(papers=("a4",), exports=("sheets", "preview")))
     page = project_copy.output_dir / "index.html"
     dom = rendered_dom(page)
     body = re.search(r"<body([^>]*)>", dom).group(1)
@@ -53,7 +53,7 @@ def test_gallery_images_load_and_links_resolve(project_copy: Project) -> None:
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_a_missing_preview_shows_as_broken(project_copy: Project) -> None:
-    build(project_copy, ["counterattack"], BuildOptions(papers=("a4",), previews=True))
+    build(project_copy, ["counterattack"], BuildOptions(papers=("a4",), exports=("sheets", "preview")))
     (project_copy.output_dir / "counterattack" / "preview" / "port-tortuga.png").unlink()
     dom = rendered_dom(project_copy.output_dir / "index.html")
     body = re.search(r"<body([^>]*)>", dom).group(1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from generator.project import Project
 from generator.render.build import BuildOptions
 from tests.helpers import edit
 
-OPTIONS = dict(papers=("a4",), png=True, previews=True)
+OPTIONS = dict(papers=("a4",), exports=("sheets", "png", "preview"))
 
 
 def snapshot(project: Project) -> dict[str, tuple[bytes, int]]:
@@ -21,11 +22,25 @@ def snapshot(project: Project) -> dict[str, tuple[bytes, int]]:
             for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
 
 
-@pytest.fixture
-def built(project_copy: Project) -> tuple[Project, dict[str, tuple[bytes, int]]]:
-    first = build(project_copy, ["counterattack"], BuildOptions(**OPTIONS))
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One built project shared by the tests here: each test gets its own copy of the whole tree."""
+    root = tmp_path_factory.mktemp("built")
+    for folder in ("data", "templates"):
+        shutil.copytree(REPO / folder, root / folder)
+    first = build(Project.at(root), ["counterattack"], BuildOptions(**OPTIONS))
     assert first.summary.ran and not first.summary.skipped
-    return project_copy, snapshot(project_copy)
+    return root
+
+
+@pytest.fixture
+def built(built_once: Path, tmp_path: Path) -> tuple[Project, dict[str, tuple[bytes, int]]]:
+    shutil.copytree(built_once, tmp_path / "p")  # copy2 keeps modification times: the manifest still holds
+    project = Project.at(tmp_path / "p")
+    return project, snapshot(project)
 
 
 def test_no_change_build_runs_nothing_and_loads_nothing(built: tuple[Project, dict]) -> None:
@@ -147,7 +162,7 @@ def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Pr
     serial = Project.at(tmp_path / "serial")
     for folder in ("data", "templates"):
         shutil.copytree(project_copy.root / folder, serial.root / folder)
-    options = dict(papers=("a4",), previews=False)
+    options = dict(papers=("a4",))
     parallel_result = build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=2, **options))
     build(serial, ["counterattack", "pirates-under-fire"], BuildOptions(jobs=1, **options))
     assert {k: v[0] for k, v in snapshot(project_copy).items()} == {k: v[0] for k, v in snapshot(serial).items()}

@@ -173,7 +173,9 @@ def test_images_resolve_inside_templates(fresh_project) -> None:
     Image.new("RGB", (4, 4), (200, 30, 30)).save(folder / "flag.png")
     write_layout(fresh_project, "counterattack/port", BASE + "  - {name: pic, type: image, path: images/flag.png, x: 5, y: 5, w: 10, h: 10}\n")
     face = resolve_port(fresh_project)
-    assert face.elements[-1].get("path") == str(folder / "flag.png")
+    picture = face.elements[-1].get("path")  # the image's bytes travel with the face, keyed by their digest
+    assert picture.path == "templates/images/flag.png"
+    assert picture.data == (folder / "flag.png").read_bytes() and (picture.width, picture.height) == (4, 4)
     write_layout(fresh_project, "counterattack/port", BASE + "  - {name: pic, type: image, path: images/nope.png, x: 5, y: 5, w: 10, h: 10}\n")
     with pytest.raises(DataError) as caught:
         resolve_port(fresh_project)

@@ -13,10 +13,14 @@ from generator.render.faces import renderer
 from generator.render.raster import Workers, export_pngs, export_tts
 
 
+def by_name(outputs) -> dict[str, bytes]:
+    return {output.name: output.data for output in outputs}
+
+
 def test_png_per_face_at_300_dpi_with_bleed(ca_project, ca_game) -> None:
     component = ca_game.component("exposed-port")
     with Workers(1) as workers:
-        files = export_pngs(renderer(ca_project), ca_game, component, 3.0, workers)
+        files = by_name(export_pngs(renderer(ca_project), ca_game, component, 3.0, workers))
     pngs = sorted(name for name in files if name.endswith(".png"))
     assert pngs == sorted([f"exposed-port-{i.id}-1.png" for i in component.items] + ["exposed-port-back.png"])
     image = Image.open(io.BytesIO(files["exposed-port-anchor-bay-1.png"]))
@@ -40,7 +44,7 @@ def test_png_export_is_the_same_with_two_processes(ca_project, ca_game) -> None:
 def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
     component = ca_game.component("main")
     with Workers(1) as workers:
-        files = export_tts(renderer(ca_project), ca_game, component, workers)
+        files = by_name(export_tts(renderer(ca_project), ca_game, component, workers))
     sheet = Image.open(io.BytesIO(files["main-sheet-1.png"]))
     deck = json.loads(files["main.json"])["decks"][0]
     assert sheet.width < 4096 and sheet.height < 4096
@@ -57,6 +61,6 @@ def test_previews_one_image_per_design(ca_project, ca_game) -> None:
 
     component = ca_game.component("port")
     with Workers(1) as workers:
-        files = export_previews(renderer(ca_project), ca_game, component, workers)
+        files = by_name(export_previews(renderer(ca_project), ca_game, component, workers))
     assert sorted(files) == sorted([f"port-{i.id}.png" for i in component.items] + ["port-back.png"])
     assert Image.open(io.BytesIO(files["port-tortuga.png"])).size == (238, 333)  # 63 x 88 mm at 96 dpi

@@ -3,7 +3,7 @@
 Entry points:
 
 - `write_documents(game, project, paper, booklet=False) -> list[Path]` builds
-  and writes everything of one game for one paper ("a4" or "letter").
+  and writes everything of one game for one registered paper ("a4", "letter").
 - `document_jobs(game, project, options) -> list[Job]` gives the same work as
   `pnp build` jobs (one per file group), for every paper in `options.papers`;
   a `booklet` attribute on the options, when true, adds the booklets.
@@ -25,69 +25,107 @@ Every file goes through `write_atomic`, and the same inputs give the same bytes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from generator.model import Game
 from generator.project import Project, write_atomic
-from generator.render.documents.styles import paper_size
+from generator.render.outputs import FileKind, OutputFile
+from generator.render.units import paper as registered_paper
 
-Producer = Callable[[], dict[str, bytes]]
+
+@dataclass(frozen=True)
+class DocumentSpec:
+    """One document job before it runs: `produce(game)` makes its files from the game it is given.
+
+    The game is a parameter (not captured) so that the build can hand in a
+    watched copy and record which item fields the document read.
+    """
+
+    label: str
+    subject: str  # what it makes: "rules", a sheet's name, a board's component id
+    exporter: str  # "documents", or "booklet" for the booklet that only --booklet asks for
+    produce: Callable[[Game], list[OutputFile]]
 
 
-def document_outputs(game: Game, project: Project, paper: str, booklet: bool = False) -> list[tuple[str, Producer]]:
-    """(label, producer) pairs; each producer returns file name -> bytes. Nothing is built yet."""
+def document_specs(game: Game, project: Project, paper: str, booklet: bool = False) -> list[DocumentSpec]:
+    """Every document of one game for one paper, not built yet."""
     from generator.render.documents.boards import board_components, board_pdf
     from generator.render.documents.rulebook import rulebook_pdf
     from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 
-    paper_size(paper)  # a bad paper name fails before any work
+    registered_paper(paper)  # a bad paper name fails before any work
     prefix = game.id
-    outputs: list[tuple[str, Producer]] = [
-        (f"{prefix} rules {paper}", lambda: {f"{prefix}-rules-{paper}.pdf": rulebook_pdf(game, project, paper)}),
-    ]
-    if booklet:
-        outputs.append((f"{prefix} booklet {paper}",
-                        lambda: {f"{prefix}-booklet-{paper}.pdf": rulebook_pdf(game, project, paper, booklet=True)}))
 
-    def sheet_files(template: Path) -> dict[str, bytes]:
+    def rules(seen: Game) -> list[OutputFile]:
+        return [OutputFile(f"{prefix}-rules-{paper}.pdf", FileKind.RULES, rulebook_pdf(seen, project, paper),
+                           paper=paper)]
+
+    def rules_booklet(seen: Game) -> list[OutputFile]:
+        return [OutputFile(f"{prefix}-booklet-{paper}.pdf", FileKind.BOOKLET,
+                           rulebook_pdf(seen, project, paper, booklet=True), paper=paper)]
+
+    def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
         name = sheet_name(template)
-        files = {f"{prefix}-{name}-{paper}.pdf": sheet_pdf(game, project, template, paper, fillable=False)}
-        fillable = sheet_pdf(game, project, template, paper, fillable=True)
+        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
+                            sheet_pdf(seen, project, template, paper, fillable=False), paper=paper)]
+        fillable = sheet_pdf(seen, project, template, paper, fillable=True)
         if b"/AcroForm" in fillable:
-            files[f"{prefix}-{name}-fillable-{paper}.pdf"] = fillable
+            files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
         return files
 
+    def board(component_id: str, seen: Game) -> list[OutputFile]:
+        component = seen.component(component_id)
+        return [OutputFile(f"{prefix}-{component_id}-{paper}.pdf", FileKind.BOARD,
+                           board_pdf(seen, project, component, paper), component_id, paper=paper)]
+
+    specs = [DocumentSpec(f"{prefix} rules {paper}", "rules", "documents", rules)]
+    if booklet:
+        specs.append(DocumentSpec(f"{prefix} booklet {paper}", "rules", "booklet", rules_booklet))
     for template in sheet_templates(game, project):
-        outputs.append((f"{prefix} {sheet_name(template)} {paper}", lambda t=template: sheet_files(t)))
+        name = sheet_name(template)
+        specs.append(DocumentSpec(f"{prefix} {name} {paper}", name, "documents", partial(sheet_files, template)))
     for component in board_components(game):
-        outputs.append((f"{prefix} {component.id} {paper}",
-                        lambda c=component: {f"{prefix}-{c.id}-{paper}.pdf": board_pdf(game, project, c, paper)}))
-    return outputs
+        specs.append(DocumentSpec(f"{prefix} {component.id} {paper}", component.id, "documents",
+                                  partial(board, component.id)))
+    return specs
 
 
 def write_documents(game: Game, project: Project, paper: str, booklet: bool = False) -> list[Path]:
     """Build every document of one game for one paper size; returns the paths written (changed or not)."""
     folder = project.output_dir / game.id
     built: dict[Path, bytes] = {}
-    for _, produce in document_outputs(game, project, paper, booklet):
-        built.update((folder / name, data) for name, data in produce().items())
+    for spec in document_specs(game, project, paper, booklet):
+        built.update((folder / output.name, output.data) for output in spec.produce(game))
     for path, data in built.items():  # everything is built before anything is written
         write_atomic(path, data)
     return list(built)
 
 
 def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
-    """`pnp build` jobs for this game's documents, for each paper in `options.papers`."""
+    """`pnp build` jobs for this game's documents, for each paper in `options.papers`.
+
+    Each job renders from a watched copy of the game, so its record holds the
+    item fields it read (`generator.render.modelreads`).
+    """
     from generator.render.build import Job
+    from generator.render.modelreads import FieldReads, watched
+
+    def produce(spec: DocumentSpec, reads: FieldReads) -> list[OutputFile]:
+        return spec.produce(watched(game, reads))
 
     folder = project.output_dir / game.id
     booklet = bool(getattr(options, "booklet", False))
-    return [
-        Job(game.id, label, folder, produce, pure=True)  # bytes out, nothing else touched
-        for paper in options.papers
-        for label, produce in document_outputs(game, project, paper, booklet)
-    ]
+    jobs = []
+    for paper in options.papers:
+        for spec in document_specs(game, project, paper, booklet):
+            reads = FieldReads()
+            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, reads),
+                            exporter=spec.exporter, paper=paper, subject=spec.subject,
+                            pure=True, facts=reads, model=game))  # bytes out, nothing else touched
+    return jobs
 
 
-__all__ = ["document_jobs", "document_outputs", "write_documents"]
+__all__ = ["DocumentSpec", "document_jobs", "document_specs", "write_documents"]

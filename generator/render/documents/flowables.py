@@ -119,13 +119,13 @@ class KeepShort(KeepTogether):
             self.wrap(avail_width, avail_height)
         frame = getattr(self, "_frame", None)
         page = frame._height if frame is not None else avail_height
-        if self._H > page * LONG_TABLE:
+        if page * LONG_TABLE < self._H:
             return list(self._content)
         return super().split(avail_width, avail_height)
 
     def is_short(self, page: float) -> bool:
         """After a wrap: whether the table is kept whole on a page this tall."""
-        return bool(self._H <= page * LONG_TABLE)
+        return bool(page * LONG_TABLE >= self._H)
 
 
 class HeadingRoom(CondPageBreak):

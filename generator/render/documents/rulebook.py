@@ -13,13 +13,13 @@ from generator.render.documents import markup
 from generator.render.documents.booklet import booklet_canvas
 from generator.render.documents.document import build_pdf
 from generator.render.documents.flowables import Builder
-from generator.render.documents.styles import BOOKLET_PAGES, MARGIN, make_styles, paper_size
+from generator.render.documents.styles import MARGIN, booklet_page, make_styles, paper_size
 from generator.render.documents.templating import render_template, template_context
 
 
 def rulebook_template(game: Game, project: Project) -> Path:
     path = project.inside(project.templates_dir, f"rulebooks/{game.id}.md.j2", game.location)
-    if not path.is_file():
+    if not project.gate.exists(path, game.location):
         raise DataError(f"no rulebook template: {project.display(path)} is missing", game.location)
     return path
 
@@ -27,14 +27,14 @@ def rulebook_template(game: Game, project: Project) -> Path:
 def parse_template(path: Path, game: Game, project: Project) -> tuple[str, list[markup.Block]]:
     """Render and parse one document template; (display name, blocks)."""
     display = project.display(path)
-    lines = render_template(path, display, template_context(game))
+    lines = render_template(path, display, template_context(game), gate=project.gate)
     return display, markup.parse(lines, display)
 
 
 def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False) -> bytes:
     """The rulebook as PDF bytes: full pages of `paper`, or a saddle-stitched booklet on it."""
     sheet = paper_size(paper)
-    pagesize = BOOKLET_PAGES[paper] if booklet else sheet
+    pagesize = booklet_page(paper) if booklet else sheet
     scale = 0.82 if booklet else 1.0
     styles = make_styles(game, scale)
     display, blocks = parse_template(rulebook_template(game, project), game, project)

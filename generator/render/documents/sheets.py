@@ -45,7 +45,7 @@ class SheetSettings:
 def sheet_templates(game: Game, project: Project) -> list[Path]:
     """The game's sheet templates in name order (none is fine: not every game has sheets)."""
     folder = project.inside(project.templates_dir, f"sheets/{game.id}", game.location)
-    return sorted(folder.glob("*.md.j2")) if folder.is_dir() else []
+    return project.gate.listdir(folder, "*.md.j2", game.location)
 
 
 def split_settings(blocks: list[markup.Block], file: str) -> tuple[SheetSettings, list[markup.Block]]:

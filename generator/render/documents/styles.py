@@ -1,4 +1,4 @@
-"""Paper sizes and the paragraph styles every document shares, coloured by the game's theme.
+"""Page sizes (from the paper registry) and the paragraph styles every document shares, coloured by the game's theme.
 
 Colours come from the game's `theme.colours` (primary, accent, paper, ink) so
 each rulebook looks like its game; missing entries fall back to neutral ink.
@@ -11,24 +11,24 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
-from reportlab.lib.pagesizes import A4, A5, letter
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import inch, mm
+from reportlab.lib.units import mm
 
-from generator.errors import UsageError
 from generator.model import Game
 from generator.render.fonts import register_fonts
+from generator.render.units import paper
 
-PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": letter}
-# The booklet page for each paper: half the sheet, folded.
-BOOKLET_PAGES: dict[str, tuple[float, float]] = {"a4": A5, "letter": (5.5 * inch, 8.5 * inch)}
 MARGIN = 15 * mm  # inside any home printer's unprintable edge
 
 
-def paper_size(paper: str) -> tuple[float, float]:
-    if paper not in PAPERS:
-        raise UsageError(f"unknown paper {paper!r} (use one of: {', '.join(PAPERS)})")
-    return PAPERS[paper]
+def paper_size(name: str) -> tuple[float, float]:
+    """The sheet of a registered paper (`generator.render.units.PAPERS`) in points."""
+    return paper(name).size_pt
+
+
+def booklet_page(name: str) -> tuple[float, float]:
+    """One booklet page of a registered paper (half the sheet, folded) in points."""
+    return paper(name).booklet_pt
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import jinja2
 
 from generator.errors import DataError, Location
 from generator.model import Game
+from generator.readgate import ReadGate
 from generator.render.documents.markup import LITERAL, escape_literal
 from generator.render.glyphs import drawable_lines
 from generator.render.sandbox import LimitedEnvironment
@@ -137,13 +138,12 @@ def _compiled(source: str, display: str) -> jinja2.Template:
 
 
 def render_template(
-    path: Path, display: str, context: Mapping[str, Any], extra: Mapping[str, Callable[..., Any]] | None = None
+    path: Path, display: str, context: Mapping[str, Any], extra: Mapping[str, Callable[..., Any]] | None = None,
+    *, gate: ReadGate,
 ) -> list[tuple[int, str]]:
-    """Render one template file to (line, text) pairs; every failure is a DataError at file:line."""
-    try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"cannot read template: {exc}", Location(display)) from None
+    """Render one template file (read through the project's read gate) to (line, text) pairs;
+    every failure is a DataError at file:line."""
+    source = gate.read_text(path, Location(display))
     try:
         template = _compiled(source, display)
     except jinja2.TemplateSyntaxError as exc:

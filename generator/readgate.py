@@ -1,0 +1,308 @@
+"""The read gate: every read of a project file goes through here, and is remembered.
+
+Data and templates are untrusted, and a build must know exactly which bytes
+each of its jobs read (as ninja's depfiles or Bazel's action inputs do). So
+there is one way in, `ReadGate`, owned by whoever owns the project handle (a
+build session, or a one-off command):
+
+* it resolves the real path and refuses anything outside the project root
+  (a symlinked template, an `{% include %}` that reaches a link, a game folder
+  linked out of `data/`), and anything that is not a regular file (a FIFO
+  named `cards.yaml` must not hang the command);
+* it records the sha256 of the bytes it returned into every open recording
+  (`with gate.recording() as reads:`), so a job's inputs are what it actually
+  opened, digested when read, never re-read later;
+* it answers "is this recorded input still what was read?" cheaply
+  (`changed`), reusing a file's hash while its size, time and inode stay the
+  same (re-hashed when touched within the last 2 s, as git does);
+* it caches derived objects (a loaded game, a compiled layout) with the
+  reads they were built from (`derived`): a caller that uses one inherits
+  those reads, and the object is rebuilt when any of them changed.
+
+Recorded names: a file is its path relative to the project root; `?path`
+records whether a file exists; `ls:dir/pattern` records a folder listing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from generator.errors import DataError, Location
+
+T = TypeVar("T")
+
+ABSENT = "absent"  # the digest of a file or folder that is not there
+OUTSIDE = "outside-the-project"
+NOT_A_FILE = "not-a-regular-file"
+CHANGED_WHILE_READ = "changed-while-read"  # read twice with different bytes: never matches, so it rebuilds
+RACY_NS = 2_000_000_000  # within this of now, a timestamp cannot vouch for the content
+MAX_READ = 256 << 20  # no project file is larger than this
+
+
+class ReadSet:
+    """Recorded inputs: name -> digest of what was read. Plain data, so it pickles from workers."""
+
+    def __init__(self, entries: Mapping[str, str] | None = None) -> None:
+        self.entries: dict[str, str] = dict(entries or {})
+
+    def add(self, name: str, digest: str) -> None:
+        known = self.entries.get(name)
+        self.entries[name] = digest if known is None or known == digest else CHANGED_WHILE_READ
+
+    def merge(self, other: ReadSet | Mapping[str, str]) -> None:
+        for name, digest in (other.entries if isinstance(other, ReadSet) else other).items():
+            self.add(name, digest)
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(sorted(self.entries.items()))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+@dataclass
+class _Derived:
+    value: Any
+    reads: ReadSet
+    generation: int
+
+
+@dataclass
+class ReadGate:
+    """The one way to read a project's files; see the module doc."""
+
+    root: Path
+    # A build session bumps `generation` at each build and derived objects are re-checked once per build;
+    # a one-off handle (`per_build=False`) re-checks them at every use.
+    per_build: bool = False
+    generation: int = 0
+    _recordings: list[ReadSet] = field(default_factory=list, repr=False)
+    _hashes: dict[str, tuple[int, int, int, str]] = field(default_factory=dict, repr=False)
+    _derived: dict[Hashable, _Derived] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.root = Path(os.path.realpath(self.root))
+
+    # -- names -------------------------------------------------------------------------
+
+    def name(self, path: Path) -> str:
+        """The recorded name of `path`: relative to the project root when it lies under it."""
+        absolute = Path(os.path.abspath(self.root / path))
+        try:
+            return absolute.relative_to(self.root).as_posix()
+        except ValueError:
+            return absolute.as_posix()
+
+    def path(self, name: str) -> Path:
+        return self.root / name
+
+    def _real(self, path: Path, where: Location | None) -> Path:
+        """The real path of `path`, refused when it leaves the project."""
+        real = Path(os.path.realpath(self.root / path))
+        if not real.is_relative_to(self.root):
+            name = self.name(path)
+            raise DataError(f"{name} leads outside the project (to {real}); copy it into the project "
+                            "instead of linking to it", where or Location(name))
+        return real
+
+    # -- reading -----------------------------------------------------------------------
+
+    def read_bytes(self, path: Path, where: Location | None = None, limit: int = MAX_READ) -> bytes:
+        """The file's bytes, recorded; refused outside the project, for non-files and above `limit`."""
+        name = self.name(path)
+        where = where or Location(name)
+        real = self._real(path, where)
+        data, digest = self._read(real, name, where, limit)
+        self._record(name, digest)
+        return data
+
+    def read_text(self, path: Path, where: Location | None = None, limit: int = MAX_READ) -> str:
+        """The file as UTF-8 text (a bad byte is reported at its line)."""
+        data = self.read_bytes(path, where, limit)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise DataError("not UTF-8 text (save the file as UTF-8)", Location(self.name(path), line)) from None
+
+    def exists(self, path: Path, where: Location | None = None) -> bool:
+        """Is `path` a regular file? Recorded, so creating or deleting it later counts as a change."""
+        name = self.name(path)
+        self._real(path, where)
+        state = self._state(path)
+        self._record(f"?{name}", state)
+        return state == "file"
+
+    def listdir(self, folder: Path, pattern: str = "*", where: Location | None = None) -> list[Path]:
+        """Entries of `folder` matching `pattern`, by name; the listing is recorded."""
+        name = self.name(folder)
+        real = self._real(folder, where)
+        names = _listing(real, pattern)
+        self._record(f"ls:{name}/{pattern}", _listing_digest(names))
+        return [folder / entry for entry in names or ()]
+
+    def _read(self, real: Path, name: str, where: Location, limit: int) -> tuple[bytes, str]:
+        try:
+            info = os.stat(real)
+            if not stat.S_ISREG(info.st_mode):
+                raise DataError(f"{name} is not a regular file ({_kind(info.st_mode)}); "
+                                "replace it with a file", where)
+            if info.st_size > limit:
+                raise DataError(f"file too large ({info.st_size} bytes; at most {limit})",
+                                Location(where.file, where.line or 1))
+            # Non-blocking and no link following: a FIFO or a link swapped in since the check
+            # fails here instead of hanging or escaping.
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            raise DataError(f"{name} does not exist", where) from None
+        except OSError as exc:
+            raise DataError(f"cannot read {name}: {exc.strerror}", where) from None
+        try:
+            before = os.fstat(fd)
+            if not stat.S_ISREG(before.st_mode):
+                raise DataError(f"{name} is not a regular file ({_kind(before.st_mode)})", where)
+            chunks = []
+            size = 0
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise DataError(f"file too large (over {limit} bytes)", Location(where.file, where.line or 1))
+            after = os.fstat(fd)
+        except OSError as exc:
+            raise DataError(f"cannot read {name}: {exc.strerror}", where) from None
+        finally:
+            os.close(fd)
+        data = b"".join(chunks)
+        digest = hashlib.sha256(data).hexdigest()
+        stamp = (before.st_size, before.st_mtime_ns, before.st_ino)
+        if stamp == (after.st_size, after.st_mtime_ns, after.st_ino) and size == before.st_size:
+            self._hashes[str(real)] = (*stamp, digest)
+        return data, digest
+
+    # -- recording ---------------------------------------------------------------------
+
+    @contextmanager
+    def recording(self) -> Iterator[ReadSet]:
+        """Collect every read made inside the block (recordings nest: outer ones see inner reads)."""
+        reads = ReadSet()
+        self._recordings.append(reads)
+        try:
+            yield reads
+        finally:
+            self._recordings.remove(reads)
+
+    def inherit(self, reads: ReadSet | Mapping[str, str]) -> None:
+        """Count reads made earlier (a cached object's, a worker's) as made now, in every open recording."""
+        for recording in self._recordings:
+            recording.merge(reads)
+
+    def _record(self, name: str, digest: str) -> None:
+        for recording in self._recordings:
+            recording.add(name, digest)
+
+    # -- freshness ---------------------------------------------------------------------
+
+    def current(self, name: str) -> str:
+        """What a recorded name's digest would be if it were read now."""
+        if name.startswith("ls:"):
+            folder, _, pattern = name[3:].rpartition("/")
+            real = Path(os.path.realpath(self.path(folder)))
+            if not real.is_relative_to(self.root):
+                return OUTSIDE
+            return _listing_digest(_listing(real, pattern))
+        if name.startswith("?"):
+            return self._state(self.path(name[1:]))
+        real = Path(os.path.realpath(self.path(name)))
+        if not real.is_relative_to(self.root):
+            return OUTSIDE
+        try:
+            info = os.stat(real)
+        except OSError:
+            return ABSENT
+        if not stat.S_ISREG(info.st_mode):
+            return NOT_A_FILE
+        known = self._hashes.get(str(real))
+        settled = time.time_ns() - info.st_mtime_ns > RACY_NS
+        if known is not None and settled and known[:3] == (info.st_size, info.st_mtime_ns, info.st_ino):
+            return known[3]
+        try:
+            return self._read(real, name, Location(name), MAX_READ)[1]
+        except DataError:
+            return NOT_A_FILE
+
+    def changed(self, reads: ReadSet | Mapping[str, str]) -> list[str]:
+        """Recorded names whose content is no longer what was read (empty: all still current)."""
+        entries = reads.entries if isinstance(reads, ReadSet) else reads
+        return [name for name, digest in entries.items() if self.current(name) != digest]
+
+    def _state(self, path: Path) -> str:
+        real = Path(os.path.realpath(self.root / path))
+        if not real.is_relative_to(self.root):
+            return OUTSIDE
+        try:
+            info = os.stat(real)
+        except OSError:
+            return ABSENT
+        return "file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
+
+    # -- derived objects ---------------------------------------------------------------
+
+    def next_generation(self) -> None:
+        """A new build begins: cached derived objects are checked against their reads again."""
+        self.generation += 1
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The object `build()` makes, cached with the reads it made; callers inherit those reads.
+
+        Rebuilt when any of its reads changed (checked once per generation), never
+        cached when building fails.
+        """
+        entry = self._derived.get(key)
+        settled = self.per_build and entry is not None and entry.generation == self.generation
+        if entry is not None and (settled or not self.changed(entry.reads)):
+            entry.generation = self.generation
+            self.inherit(entry.reads)
+            value: T = entry.value
+            return value
+        with self.recording() as reads:
+            value = build()
+        self._derived[key] = _Derived(value, reads, self.generation)
+        return value
+
+
+def _listing(real: Path, pattern: str) -> list[str] | None:
+    try:
+        return sorted(entry for entry in os.listdir(real) if fnmatch.fnmatchcase(entry, pattern))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError:
+        return []
+
+
+def _listing_digest(names: list[str] | None) -> str:
+    if names is None:
+        return ABSENT
+    return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"

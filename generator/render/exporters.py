@@ -1,0 +1,144 @@
+"""The exporters: what `pnp build` can make of a printable component, in one registry.
+
+Each `Exporter` names a drawing (sheets to print, 300 dpi PNGs, Tabletop
+Simulator decks, gallery previews), the folder it writes to under
+`output/<game>/`, whether it runs once per paper, the `pnp build` flag that
+asks for it, and the settings dataclass its drawing receives. The settings
+are filled from the build options of the same field names (and the paper),
+so what a job receives is also exactly what its cache key covers: an option
+a drawing does not receive cannot change its output, and a new option it
+does receive changes its key by itself.
+
+Print-service presets (issue 14) plug in as data: a preset is an existing
+drawing with its own name and folder and some settings pinned
+(`Exporter.preset("mpc", "png", folder="mpc", fixed={"bleed": 3.175})`), so
+a YAML entry per service maps onto one call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import DataError, Location
+from generator.model import Component, Game
+from generator.render.imposition import SheetOptions, impose
+from generator.render.outputs import FileKind, OutputFile
+from generator.render.units import DPI, Paper
+
+if TYPE_CHECKING:
+    from generator.render.cache import BuildCache
+    from generator.render.faces import FaceRenderer
+    from generator.render.raster import Workers
+
+
+@dataclass(frozen=True)
+class ExportInput:
+    """What every drawing gets besides its settings."""
+
+    faces: FaceRenderer
+    game: Game
+    component: Component
+    workers: Workers
+    cache: BuildCache | None = None
+
+
+@dataclass(frozen=True)
+class PngSettings:
+    bleed: float = 3.0
+    dpi: int = DPI
+
+
+@dataclass(frozen=True)
+class TtsSettings:
+    """Tabletop Simulator sheets have fixed limits (see `raster.export_tts`): nothing to set."""
+
+
+@dataclass(frozen=True)
+class PreviewSettings:
+    dpi: int = 96
+
+
+Draw = Callable[[ExportInput, Any], list[OutputFile]]
+
+
+@dataclass(frozen=True)
+class Exporter:
+    """One kind of export; see the module doc."""
+
+    name: str
+    folder: str  # under output/<game>/ ("" for the game's folder itself)
+    settings: type  # a frozen dataclass; its fields are filled from the options of the same name
+    draw: Draw
+    per_paper: bool = False
+    flag: str = ""  # the `pnp build` flag that asks for it; "" when the build decides (sheets, previews)
+    help: str = ""
+    fixed: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # settings a preset pins
+
+    def settings_for(self, options: Any, paper: Paper | None = None) -> Any:
+        """The settings this exporter's drawing receives for one build (and paper)."""
+        values: dict[str, Any] = {}
+        for setting in dataclasses.fields(self.settings):
+            if setting.name in self.fixed:
+                values[setting.name] = self.fixed[setting.name]
+            elif setting.name == "paper":
+                values["paper"] = paper
+            elif hasattr(options, setting.name):
+                values[setting.name] = getattr(options, setting.name)
+        return self.settings(**values)
+
+    @classmethod
+    def preset(cls, name: str, base: str, *, folder: str, fixed: Mapping[str, Any],
+               where: Location | None = None, registry: Mapping[str, Exporter] | None = None) -> Exporter:
+        """A named variant of a registered drawing with some settings pinned (a print service's needs)."""
+        known = registry if registry is not None else EXPORTERS
+        if base not in known:
+            raise DataError(f"preset {name!r}: unknown exporter {base!r} (exporters: {', '.join(known)})", where)
+        parent = known[base]
+        names = {f.name for f in dataclasses.fields(parent.settings)}
+        for key in fixed:
+            if key not in names:
+                raise DataError(f"preset {name!r}: {base} has no setting {key!r} "
+                                f"(settings: {', '.join(sorted(names)) or 'none'})", where)
+        return dataclasses.replace(parent, name=name, folder=folder, flag="", fixed=MappingProxyType(dict(fixed)))
+
+
+def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
+    result = impose(given.faces, given.game, given.component, settings)
+    paper = settings.paper.name
+    return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, result.pdf,
+                       given.component.id, paper=paper, sheets=result.sheets)]
+
+
+def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
+    from generator.render.raster import export_pngs
+
+    return export_pngs(given.faces, given.game, given.component, settings.bleed, given.workers, settings.dpi,
+                       cache=given.cache)
+
+
+def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
+    from generator.render.raster import export_tts
+
+    return export_tts(given.faces, given.game, given.component, given.workers)
+
+
+def _preview(given: ExportInput, settings: PreviewSettings) -> list[OutputFile]:
+    from generator.render.raster import export_previews
+
+    return export_previews(given.faces, given.game, given.component, given.workers, settings.dpi, cache=given.cache)
+
+
+SHEETS = "sheets"
+PREVIEW = "preview"
+
+EXPORTERS: Mapping[str, Exporter] = MappingProxyType({e.name: e for e in (
+    Exporter(SHEETS, "", SheetOptions, _sheets, per_paper=True),
+    Exporter("png", "png", PngSettings, _png, flag="--png",
+             help="Also export every face as a 300 dpi PNG (with bleed)."),
+    Exporter("tts", "tts", TtsSettings, _tts, flag="--tts", help="Also export Tabletop Simulator deck sheets."),
+    Exporter(PREVIEW, "preview", PreviewSettings, _preview),
+)})

@@ -1,0 +1,64 @@
+"""Images a layout draws (card art): read once through the read gate, checked, carried by value.
+
+A `Picture` holds the bytes it was read with and their sha256, so a resolved
+face (and every cache key made from it) changes when the image file does,
+and drawing uses exactly the bytes that were checked. An image is untrusted
+data: something that is not a PNG, JPEG or GIF, a broken file, or a
+decompression bomb (a few kilobytes claiming billions of pixels) ends in one
+line at the layout's file:line, before anything is decoded in full.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import DataError, Location
+from generator.readgate import ReadGate
+
+FORMATS = ("PNG", "JPEG", "GIF")
+MAX_PIXELS = 50_000_000  # designed: a 60 x 60 cm board at 300 dpi is 50 megapixels
+MAX_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image file's content: equal (and hashed) by path and digest; `data` is the bytes read."""
+
+    path: str
+    sha256: str
+    width: int
+    height: int
+    data: bytes = field(compare=False, repr=False)
+
+
+def load_picture(gate: ReadGate, path: Path, relative: str, where: Location) -> Picture:
+    """Read and check one image; a DataError at `where` when it is not one or is too large."""
+    import hashlib
+
+    from PIL import Image
+
+    data = gate.read_bytes(path, where, limit=MAX_BYTES)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=list(FORMATS)) as image:
+                width, height = image.size
+                if width * height > MAX_PIXELS:
+                    raise DataError(f"image {relative!r} is {width} x {height} pixels, more than "
+                                    f"{MAX_PIXELS // 1_000_000} megapixels; scale it down", where)
+                image.load()  # decode once here, so a broken file fails now and not while drawing
+    except DataError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise DataError(f"image {relative!r} claims more than {MAX_PIXELS // 1_000_000} megapixels "
+                        "(a decompression bomb?); scale it down", where) from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if reason.startswith("cannot identify image file"):
+            reason = "unknown format"
+        raise DataError(f"image {relative!r} is not a readable {', '.join(FORMATS[:-1])} or {FORMATS[-1]} "
+                        f"image ({reason}); export it again as PNG", where) from None
+    return Picture(gate.name(path), hashlib.sha256(data).hexdigest(), width, height, data)
