@@ -33,10 +33,6 @@ def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kinds)
 
 
-def location_of(value: Any, fallback: Location) -> Location:
-    return getattr(value, "location", fallback)
-
-
 class Section:
     """A strict view of one YAML mapping: take the keys you know, then `done()` refuses the rest."""
 
@@ -87,16 +83,6 @@ class Section:
                 self.where(key),
             )
         return value
-
-    def take_section(self, key: str, what: str | None = None, *, required: bool = True) -> Section | None:
-        if key not in self.data and not required:
-            self._taken.add(key)
-            return None
-        value = self.take(key, dict)
-        return Section(value, what or f"{self.what} '{key}'", self.where(key))
-
-    def take_list(self, key: str, default: Any = ...) -> Any:
-        return self.take(key, list, default)
 
     def rest(self) -> dict[Any, Any]:
         """Keys not taken yet (for mappings whose other keys are data, like item fields)."""

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine.base import Rules
 from generator.engine.replay import GameRecord, read_log, replay
 from generator.engine.simulate import EngineSource, SimSpec
 from generator.engine.simulate.runner import engine_for, run_chunk
 from generator.errors import DataError
-from generator.engine.base import Rules
 from tests import fifth_game
 
 

@@ -16,7 +16,6 @@ from generator.engine.base import Bot
 from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.rules import PirateTricksRules
 
-
 # Chance that a card takes a trick, by its number as a share of the highest number printed:
 # (share at least, chance) from the top down; below the last step the chance is 0 (0.3 for trumps).
 TRUMP_CHANCES = ((0.85, 0.9), (0.65, 0.6), (0.0, 0.3))

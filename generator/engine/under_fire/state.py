@@ -177,9 +177,7 @@ class UnderFireState(State):
         """Start (or return to) the main action; a seat with no ship it can place, even after a purchase, loses."""
         self.phase = MAIN
         seat = self.turn
-        if not self.hands[seat]:
-            self._lose(seat)
-        elif not self.accessible(seat) and (self.bought or not self.purchase_opens_a_space()):
+        if not self.hands[seat] or (not self.accessible(seat) and (self.bought or not self.purchase_opens_a_space())):
             self._lose(seat)
 
     def _lose(self, seat: int) -> None:
