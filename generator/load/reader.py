@@ -68,10 +68,13 @@ class Section:
 
     def take_int(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> Any:
         value = self.take(key, int, default)
-        if isinstance(value, int) and not isinstance(value, bool):
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                bounds = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
-                raise DataError(f"{self.what} '{key}' must be an integer {bounds}, got {value}", self.where(key))
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if is_int and ((lo is not None and value < lo) or (hi is not None and value > hi)):
+            if lo is not None and hi is not None:
+                bounds = f"{lo}..{hi}"
+            else:
+                bounds = f">= {lo}" if lo is not None else f"<= {hi}"
+            raise DataError(f"{self.what} '{key}' must be an integer {bounds}, got {value}", self.where(key))
         return value
 
     def take_choice(self, key: str, choices: Iterable[str], default: Any = ...) -> Any:

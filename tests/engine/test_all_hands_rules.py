@@ -31,7 +31,7 @@ def fresh(players: int = 2, start: int = 0, races: tuple[int, ...] = ()) -> AllH
 def take(state: AllHandsState, kind: str) -> int:
     """Remove one card of `kind` from the box or a drawing pile (keeping every card accounted for)."""
     k = KIND[kind]
-    for place in [state.box] + state.piles:
+    for place in [state.box, *state.piles]:
         for i, c in enumerate(place):
             if R.config.card_kind[c] == k:
                 return place.pop(i)
@@ -212,7 +212,7 @@ def test_the_game_ends_when_the_piles_hold_fewer_cards_than_players() -> None:
     for pile in s2.piles:
         s2.box.extend(pile)
         pile.clear()
-    for p in range(3):
+    for _p in range(3):
         s2.piles[0].append(s2.box.pop())  # 3 cards for 3 players: one more round, one card each
     s2.begin_round()
     assert s2.phase == STOCK

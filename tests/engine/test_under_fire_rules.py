@@ -292,9 +292,9 @@ def test_three_and_four_equal_numbers_side_by_side() -> None:
 
 def test_runs_ascending_or_descending_in_a_straight_line() -> None:
     runs = R.config.runs
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 3, 4), "ABC")])["runs"] == runs[3]
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((6, 5, 4, 3), "ABCD")])["runs"] == runs[4]
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 4, 3), "ABC")])["runs"] == 0
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 3, 4), "ABC", strict=False)])["runs"] == runs[3]
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((6, 5, 4, 3), "ABCD", strict=False)])["runs"] == runs[4]
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 4, 3), "ABC", strict=False)])["runs"] == 0
     across = [(RED, 3, "red A4", False), (RED, 4, "red A5", False), (RED, 5, "blue E5", False)]
     assert _score(across)["runs"] == runs[3]  # a column runs on across the meeting edge
     broken = [(RED, 2, "red A1", False), (RED, 3, "red B1", True), (RED, 4, "red C1", False)]
