@@ -353,3 +353,27 @@ def test_a_space_on_the_rival_sea_gives_its_effect() -> None:
     act(s, "place 5 at blue E5")
     assert s.gold[RED] == gold + 2 + 1  # the rival's space, then the Merchant's gold
     assert s.score_seat(RED)["rival_sea"] == R.config.rival_sea_vp
+
+
+def test_the_heuristic_bot_places_a_mercenary_at_random_among_equally_good_spaces() -> None:
+    from generator.engine.under_fire.bots import HeuristicBot
+
+    for seed in range(40):  # the first game reaching a purchase where several spaces are worth the same
+        s = fresh(seed=seed)
+        s.gold = [20, 20]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.phase == AFTER:
+                bot = HeuristicBot(R, s.turn, random.Random(0))
+                obs = s.observation(s.turn)
+                buys = [a for a in legal if R.space.buy <= a < R.space.target]
+                values = {a: bot.buy_value(a, obs["board"], obs) for a in buys}
+                best = max(values.values(), default=0.0)
+                tied = [a for a, v in values.items() if v == best]
+                if len(tied) > 1 and best > 0.3:
+                    picks = {HeuristicBot(R, s.turn, random.Random(k)).choose(obs, legal) for k in range(30)}
+                    assert picks <= set(tied) and len(picks) > 1  # before: always the lowest space
+                    return
+            s.apply_action(legal[rng.randrange(len(legal))])
+    pytest.fail("no purchase with tied spaces found")
