@@ -15,4 +15,5 @@ def test_show_prints_the_design_notes(project: Project, capsys: pytest.CaptureFi
     assert code == 0
     assert "Design notes:\n  Each hand must exploit exactly one port, so a won game is six hands long." in out
     code, out, _err = run_pnp(capsys, "--root", str(project.root), "show", "counterattack", "--json")
-    assert json.loads(out)["design_notes"] == ["Each hand must exploit exactly one port, so a won game is six hands long."]
+    notes = json.loads(out)["design_notes"]
+    assert notes == ["Each hand must exploit exactly one port, so a won game is six hands long."]

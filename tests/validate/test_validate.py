@@ -43,7 +43,8 @@ def test_a_duplicated_card_is_caught(project_copy: Project) -> None:
 
 
 def test_a_changed_declared_count_is_caught(project_copy: Project) -> None:
-    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 7,")
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
+         "{label: port cards, count: 7,")
     assert ("contents: port cards", "data/counterattack/game.yaml:34") in failures(project_copy, "counterattack")
 
 
@@ -69,7 +70,8 @@ def test_cli_exit_codes_and_json(project_copy: Project) -> None:
     ok = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack", "--json"])
     assert ok.exit_code == 0, ok.output
     assert json.loads(ok.output)[0]["ok"] is True
-    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 5,")
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
+         "{label: port cards, count: 5,")
     bad = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack"])
     assert bad.exit_code == 1
     assert "data/counterattack/game.yaml:34: contents: port cards: expected 5, got 6" in bad.output
