@@ -45,6 +45,7 @@ def _summary(game: Game) -> dict[str, object]:
         "play_time": list(game.play_time),
         "age": game.age,
         "components": {c.id: {"kind": c.kind, "count": c.count, "items": len(c.items)} for c in game.components},
+        "design_notes": list(game.design_notes),
     }
 
 
@@ -53,7 +54,7 @@ def _summary(game: Game) -> dict[str, object]:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @pass_context
 def show_command(ctx: Context, game_id: str, as_json: bool) -> None:
-    """One game in detail: components, contents, player counts and design decisions."""
+    """One game in detail: components, contents, player counts, design notes and decisions."""
     (game,) = ctx.games([game_id])
     if as_json:
         ctx.echo(json.dumps(_summary(game), indent=2))
@@ -81,6 +82,10 @@ def show_command(ctx: Context, game_id: str, as_json: bool) -> None:
                 i.count for f in variant.remove for i in game.component(f.component).items if f.matches(i)
             )
             ctx.echo(f"  {players} players: {removed} cards removed" + (f" ({variant.note})" if variant.note else ""))
+    if game.design_notes:
+        ctx.echo("\nDesign notes:")
+        for note in game.design_notes:
+            ctx.echo(f"  {note}")
     if game.decisions:
         ctx.echo("\nDesign decisions (the rule texts are silent here):")
         for decision in game.decisions:

@@ -183,6 +183,8 @@ class NamedActions:
     are further spellings a person may type (`to_string` always gives the name).
     """
 
+    __slots__ = ("examples", "ids", "names", "size")
+
     names: tuple[str, ...]
     size: int
 

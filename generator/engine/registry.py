@@ -68,6 +68,7 @@ class Registry:
     (a build's worker processes receive it), so it is passed along rather than looked up globally."""
 
     __slots__ = ("_entries",)
+    _entries: tuple[tuple[str, str], ...]
 
     def __init__(self, engines: Mapping[str, str] = SHIPPED) -> None:
         object.__setattr__(self, "_entries", tuple(engines.items()))

@@ -33,10 +33,6 @@ def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kinds)
 
 
-def location_of(value: Any, fallback: Location) -> Location:
-    return getattr(value, "location", fallback)
-
-
 class Section:
     """A strict view of one YAML mapping: take the keys you know, then `done()` refuses the rest."""
 
@@ -72,10 +68,13 @@ class Section:
 
     def take_int(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> Any:
         value = self.take(key, int, default)
-        if isinstance(value, int) and not isinstance(value, bool):
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                bounds = f"{lo}..{hi}" if lo is not None and hi is not None else (f">= {lo}" if lo is not None else f"<= {hi}")
-                raise DataError(f"{self.what} '{key}' must be an integer {bounds}, got {value}", self.where(key))
+        is_int = isinstance(value, int) and not isinstance(value, bool)
+        if is_int and ((lo is not None and value < lo) or (hi is not None and value > hi)):
+            if lo is not None and hi is not None:
+                bounds = f"{lo}..{hi}"
+            else:
+                bounds = f">= {lo}" if lo is not None else f"<= {hi}"
+            raise DataError(f"{self.what} '{key}' must be an integer {bounds}, got {value}", self.where(key))
         return value
 
     def take_choice(self, key: str, choices: Iterable[str], default: Any = ...) -> Any:
@@ -87,16 +86,6 @@ class Section:
                 self.where(key),
             )
         return value
-
-    def take_section(self, key: str, what: str | None = None, *, required: bool = True) -> Section | None:
-        if key not in self.data and not required:
-            self._taken.add(key)
-            return None
-        value = self.take(key, dict)
-        return Section(value, what or f"{self.what} '{key}'", self.where(key))
-
-    def take_list(self, key: str, default: Any = ...) -> Any:
-        return self.take(key, list, default)
 
     def rest(self) -> dict[Any, Any]:
         """Keys not taken yet (for mappings whose other keys are data, like item fields)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from generator.engine.registry import ENGINES  # noqa: E402
+from generator.engine.registry import REGISTRY  # noqa: E402
 from generator.engine.simulate import EngineSource, SimSpec, simulate  # noqa: E402
 from generator.engine.simulate.runner import engine_for  # noqa: E402
 from generator.project import Project  # noqa: E402
@@ -46,12 +46,12 @@ def main() -> None:
     parser.add_argument("--no-jobs", action="store_true", help="skip the --jobs 2 run")
     args = parser.parse_args()
     project = Project.at(ROOT)
-    games = args.only or [g for g in project.game_ids() if g in ENGINES]
+    games = args.only or project.game_ids()
     print(f"{'game':<20} {'bot':<10} {'players':>7} {'games':>7} {'1 job g/s':>10} {'2 jobs g/s':>11} "
           f"{'speed-up':>8} {'g/cpu-s 1 job':>14} {'g/cpu-s 2 jobs':>15}   (cores: {os.cpu_count()}, "
           f"load {os.getloadavg()[0]:.1f})")
     for game_id in games:
-        source = EngineSource(str(project.root), game_id, ENGINES[game_id])
+        source = EngineSource(str(project.root), game_id, REGISTRY.module_of(game_id))
         rules, _bots = engine_for(source)
         players = args.players or list(rules.player_counts)[0]
         spec = SimSpec(source, players, (args.bot,) * players, seed=2024, games=args.games)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine.registry import REGISTRY
 from generator.load import load_game
 from generator.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = [g for g in ("counterattack", "pirate-tricks", "all-hands-on-deck", "pirates-under-fire")
-         if (ROOT / "data" / g / "game.yaml").is_file() and (ROOT / "templates" / "rulebooks" / f"{g}.md.j2").is_file()]
+GAMES = list(REGISTRY.game_ids)  # every registered game has data and a rulebook: a missing one fails, never skips
 
 
 @pytest.fixture(scope="session")

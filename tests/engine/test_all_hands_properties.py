@@ -37,10 +37,10 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
     assert sum(len(pile) for pile in state.piles) < p  # the end condition held
     assert result.scores == tuple(float(x) for x in state.scores())
     assert all(result.scores[w] == max(result.scores) for w in result.winners)
-    hired = sum(len(c) + len(l) for c, l in zip(state.crew, state.laid_cards))
+    hired = sum(len(c) + len(laid) for c, laid in zip(state.crew, state.laid_cards, strict=True))
     assert hired == p * state.round  # one card per player per round, snatches only move them
     stats = state.stats()
-    total = stats["points_combinations"] + stats["points_action_pairs"] + stats["points_captains"] + stats["points_curses"]
+    total = sum(stats[f"points_{part}"] for part in ("combinations", "action_pairs", "captains", "curses"))
     assert abs(total * p - sum(result.scores)) < 1e-9
 
 

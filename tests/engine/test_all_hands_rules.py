@@ -31,7 +31,7 @@ def fresh(players: int = 2, start: int = 0, races: tuple[int, ...] = ()) -> AllH
 def take(state: AllHandsState, kind: str) -> int:
     """Remove one card of `kind` from the box or a drawing pile (keeping every card accounted for)."""
     k = KIND[kind]
-    for place in [state.box] + state.piles:
+    for place in [state.box, *state.piles]:
         for i, c in enumerate(place):
             if R.config.card_kind[c] == k:
                 return place.pop(i)
@@ -212,7 +212,7 @@ def test_the_game_ends_when_the_piles_hold_fewer_cards_than_players() -> None:
     for pile in s2.piles:
         s2.box.extend(pile)
         pile.clear()
-    for p in range(3):
+    for _p in range(3):
         s2.piles[0].append(s2.box.pop())  # 3 cards for 3 players: one more round, one card each
     s2.begin_round()
     assert s2.phase == STOCK
@@ -316,3 +316,20 @@ def test_a_log_from_before_the_race_replays_with_the_card_passing_clockwise() ->
     legacy = {"cards": deal["cards"], "start": 2}
     assert R.starts_of(3, legacy)[:4] == [2, 0, 1, 2]
     assert R.new_state(3, legacy).start == 2
+
+
+def test_the_heuristic_bot_breaks_a_tie_between_rivals_at_random_not_by_seat() -> None:
+    from generator.engine.all_hands.bots import HeuristicBot
+
+    s = fresh(3, start=0)
+    give_crew(s, 0, "gunner", "gunner")
+    _to_go_out(s)
+    if s.current_player() != 0:
+        pytest.skip("seat 0 is not the first to call out in this deal")
+    act(s, "lay out broadside")
+    assert s.phase == CURSE
+    observation = s.observation(0)
+    assert observation["points"][1] == observation["points"][2]
+    assert observation["crew_sizes"][1] == observation["crew_sizes"][2]  # seats 1 and 2 tie
+    picks = {HeuristicBot(R, 0, random.Random(seed)).choose(observation, s.legal_actions()) for seed in range(20)}
+    assert picks == {R.space.curse + 1, R.space.curse + 2}  # before: always seat 1, the lowest

@@ -44,7 +44,8 @@ def a_game_with_a_revoke(seed: int) -> tuple[list[str], str, str, str]:
 def test_a_revoke_is_reported_at_its_line_with_the_players_name(tmp_path: Path, capsys) -> None:
     actions, revoke, follow, colour = a_game_with_a_revoke(seed=4)
     log = tmp_path / "table.log"
-    header = ["# Friday night, table 2", "game: pirate-tricks", "players: 3", f"names: {', '.join(NAMES)}", "seed: 4", "---"]
+    header = ["# Friday night, table 2", "game: pirate-tricks", "players: 3", f"names: {', '.join(NAMES)}",
+              "seed: 4", "---"]
     log.write_text("\n".join(header + actions + [revoke]) + "\n")
     code, out, err = run_pnp(capsys, "--root", str(ROOT), "check", "pirate-tricks", str(log))
     assert code == 1

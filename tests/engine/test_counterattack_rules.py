@@ -52,8 +52,8 @@ FILLER_PIRATE = [card(f"{r} skulls") for r in range(2, 11)]
 
 def first_trick(mine: str, pirate: str, exposed: list[int] | None = None, flips: int = 0) -> bool:
     """Play `mine` against the pirate's face-up `pirate` card; True if the trick was won."""
-    hand = [card(mine)] + [c for c in FILLER_MINE if c != card(mine) and c != card(pirate)][:9]
-    pile = [card(pirate)] + [c for c in FILLER_PIRATE if c not in (card(mine), card(pirate))][:9]
+    hand = [card(mine), *[c for c in FILLER_MINE if c != card(mine) and c != card(pirate)][:9]]
+    pile = [card(pirate), *[c for c in FILLER_PIRATE if c not in (card(mine), card(pirate))][:9]]
     state = state_with(hand, pile, exposed)
     for _ in range(flips):
         state.apply_action(FLIP)
@@ -97,7 +97,7 @@ class TestExposedPortStack:
 
     def test_top_card_is_trump_and_flips_walk_the_stack_until_the_last_card_ends_trump(self) -> None:
         order = exposed_order("skulls", "anchors", "compasses", "cutlasses")
-        state = state_with(FILLER_MINE + [card("1 anchors")], FILLER_PIRATE + [card("1 skulls")], order)
+        state = state_with([*FILLER_MINE, card("1 anchors")], [*FILLER_PIRATE, card("1 skulls")], order)
         seen = [T.suit_names[state.trump]]
         for _ in range(2):
             state.apply_action(FLIP)

@@ -44,7 +44,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
         assert legal == sorted(legal) and legal
         if state.phase == PLAY and len(state.trick_cards) == p - 1:
             action = legal[rng.randrange(len(legal))]
-            expected = trick_winner(state.trick_cards + [action], state.leader, p)
+            expected = trick_winner([*state.trick_cards, action], state.leader, p)
             state.apply_action(action)
             assert state.last_trick is not None and state.last_trick[2] == expected
             continue

@@ -199,7 +199,8 @@ class TestRound:
                     off = [c for c in hand if T.card_colour[c] != led]
                     assert state.legal_actions() == (follow or hand)
                     if follow and off:
-                        with pytest.raises(IllegalAction, match=f"seat {seat} played .* but holds .* and must follow {T.colours[led]}"):
+                        rule = f"seat {seat} played .* but holds .* and must follow {T.colours[led]}"
+                        with pytest.raises(IllegalAction, match=rule):
                             state.apply_action(off[0])
                         return
                 legal = state.legal_actions()
@@ -217,7 +218,7 @@ class TestText:
 
     def test_an_action_of_the_wrong_phase_names_the_rule(self) -> None:
         state = R.new_state(3, deal(3))
-        with pytest.raises(IllegalAction, match="seat 0 cannot .* now: in the bid phase they must bid 0..12"):
+        with pytest.raises(IllegalAction, match=r"seat 0 cannot .* now: in the bid phase they must bid 0\.\.12"):
             state.apply_action(SP.ditch + state.hands[0][0])
 
 

@@ -34,7 +34,7 @@ def test_bountiful_booty_ties_share_a_place_and_the_next_group_takes_the_next() 
 
 def test_bountiful_booty_pays_three_places_from_the_card() -> None:
     places = list(item("treasure", "bountiful-booty")["places"])
-    assert scoring.ranked_places([4, 3, 2, 1, 0], places) == places + [0, 0]
+    assert scoring.ranked_places([4, 3, 2, 1, 0], places) == [*places, 0, 0]
     assert scoring.ranked_places([5, 5, 0], places) == [6, 6, 0]   # no trick, no place
 
 

@@ -81,3 +81,13 @@ def test_user_bot_module_in_the_working_directory(root: Path, pnp: Run,
                          "--bots", "my_nim_bots:AlwaysOne,heuristic", "--json", "--check")
     assert code == 0, err
     assert json.loads(out)["bots"] == ["my_nim_bots:AlwaysOne", "heuristic"]
+
+
+def test_terminal_table_shows_start_positions_and_the_gallery_copy_is_written(root: Path, pnp: Run) -> None:
+    code, out, _err = pnp("-q", "--root", str(root), "simulate", "nim", "--games", "100", "--players", "2",
+                          "--bot", "heuristic")
+    assert code == 0
+    assert "start position" in out and "(the rules fix who opens: start position 1 is seat 1)" in out
+    saved = json.loads((root / "output" / "nim" / "simulation.json").read_text())
+    assert set(saved) == {"headline", "summary"} and saved["summary"]["by_position"][0]["position"] == 1
+    assert saved["headline"]["games"] == "100 with 2 player(s), seed 1"

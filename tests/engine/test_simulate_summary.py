@@ -49,7 +49,8 @@ def test_figures_are_grouped_by_key_shape() -> None:
 
 
 def test_ties_count_for_every_winner_and_bots_pool_their_seats() -> None:
-    games: list[Game] = [([3, 3, 1], [0, 1], {}), ([1, 4, 2], [1], {}), ([0, 1, 5], [2], {}), ([2, 2, 2], [0, 1, 2], {})]
+    games: list[Game] = [([3, 3, 1], [0, 1], {}), ([1, 4, 2], [1], {}), ([0, 1, 5], [2], {}),
+                         ([2, 2, 2], [0, 1, 2], {})]
     s = _summary(3, games, ("heuristic", "random", "random"))
     assert [e["wins"] for e in s["seats"]] == [2, 3, 2]
     assert s["shared_wins"] == 2 and s["no_winner"] == 0

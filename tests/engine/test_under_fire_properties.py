@@ -117,13 +117,14 @@ def test_composition_checks_pass_on_the_real_data() -> None:
 def test_a_fleet_too_small_for_sixteen_turns_fails_at_its_yaml_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'number: 5, count: 4,', 'number: 5, count: 3,')
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
-    assert {c.name for c in failed} == {"red fleet: turns it lasts (deck 14 + 1)", "blue fleet: turns it lasts (deck 14 + 1)",
-                                        "set of 4 formable"}
+    assert {c.name for c in failed} == {"red fleet: turns it lasts (deck 14 + 1)",
+                                        "blue fleet: turns it lasts (deck 14 + 1)", "set of 4 formable"}
     assert all(c.location is not None and c.location.line > 0 for c in failed)
 
 
 def test_a_missing_ship_number_is_reported(project_copy: Project) -> None:
-    edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'id: "{fleet}-9", number: 9,', 'id: "{fleet}-9", number: 8,')
+    edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'id: "{fleet}-9", number: 9,',
+         'id: "{fleet}-9", number: 8,')
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
     assert [c.name for c in failed] == ["red fleet: every ship number 1-9", "blue fleet: every ship number 1-9",
                                         "run of 9 formable"]
@@ -133,7 +134,8 @@ def test_a_missing_ship_number_is_reported(project_copy: Project) -> None:
 def test_an_unknown_effect_is_reported_at_its_item(project_copy: Project) -> None:
     edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'ability: "steal:2"', 'ability: "plunder:2"')
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
-    assert [c.name for c in failed] == ["ship red-2 ability: known to the engine", "ship blue-2 ability: known to the engine"]
+    assert [c.name for c in failed] == ["ship red-2 ability: known to the engine",
+                                        "ship blue-2 ability: known to the engine"]
     assert "plunder" in failed[0].actual and failed[0].location.file.endswith("tiles.yaml")
 
 

@@ -292,9 +292,9 @@ def test_three_and_four_equal_numbers_side_by_side() -> None:
 
 def test_runs_ascending_or_descending_in_a_straight_line() -> None:
     runs = R.config.runs
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 3, 4), "ABC")])["runs"] == runs[3]
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((6, 5, 4, 3), "ABCD")])["runs"] == runs[4]
-    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 4, 3), "ABC")])["runs"] == 0
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 3, 4), "ABC", strict=False)])["runs"] == runs[3]
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((6, 5, 4, 3), "ABCD", strict=False)])["runs"] == runs[4]
+    assert _score([(RED, n, f"red {c}1", False) for n, c in zip((2, 4, 3), "ABC", strict=False)])["runs"] == 0
     across = [(RED, 3, "red A4", False), (RED, 4, "red A5", False), (RED, 5, "blue E5", False)]
     assert _score(across)["runs"] == runs[3]  # a column runs on across the meeting edge
     broken = [(RED, 2, "red A1", False), (RED, 3, "red B1", True), (RED, 4, "red C1", False)]
@@ -353,3 +353,27 @@ def test_a_space_on_the_rival_sea_gives_its_effect() -> None:
     act(s, "place 5 at blue E5")
     assert s.gold[RED] == gold + 2 + 1  # the rival's space, then the Merchant's gold
     assert s.score_seat(RED)["rival_sea"] == R.config.rival_sea_vp
+
+
+def test_the_heuristic_bot_places_a_mercenary_at_random_among_equally_good_spaces() -> None:
+    from generator.engine.under_fire.bots import HeuristicBot
+
+    for seed in range(40):  # the first game reaching a purchase where several spaces are worth the same
+        s = fresh(seed=seed)
+        s.gold = [20, 20]
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if s.phase == AFTER:
+                bot = HeuristicBot(R, s.turn, random.Random(0))
+                obs = s.observation(s.turn)
+                buys = [a for a in legal if R.space.buy <= a < R.space.target]
+                values = {a: bot.buy_value(a, obs["board"], obs) for a in buys}
+                best = max(values.values(), default=0.0)
+                tied = [a for a, v in values.items() if v == best]
+                if len(tied) > 1 and best > 0.3:
+                    picks = {HeuristicBot(R, s.turn, random.Random(k)).choose(obs, legal) for k in range(30)}
+                    assert picks <= set(tied) and len(picks) > 1  # before: always the lowest space
+                    return
+            s.apply_action(legal[rng.randrange(len(legal))])
+    pytest.fail("no purchase with tied spaces found")

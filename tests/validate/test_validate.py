@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -42,7 +43,8 @@ def test_a_duplicated_card_is_caught(project_copy: Project) -> None:
 
 
 def test_a_changed_declared_count_is_caught(project_copy: Project) -> None:
-    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 7,")
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
+         "{label: port cards, count: 7,")
     assert ("contents: port cards", "data/counterattack/game.yaml:34") in failures(project_copy, "counterattack")
 
 
@@ -68,7 +70,8 @@ def test_cli_exit_codes_and_json(project_copy: Project) -> None:
     ok = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack", "--json"])
     assert ok.exit_code == 0, ok.output
     assert json.loads(ok.output)[0]["ok"] is True
-    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,", "{label: port cards, count: 5,")
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
+         "{label: port cards, count: 5,")
     bad = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack"])
     assert bad.exit_code == 1
     assert "data/counterattack/game.yaml:34: contents: port cards: expected 5, got 6" in bad.output
@@ -112,3 +115,23 @@ def test_text_overflowing_its_box_is_caught_at_its_line(project_copy: Project) -
     overflow = [c for c in report.failures() if c.name.endswith("element 'ability' fits")]
     assert {str(c.location) for c in overflow} == {"data/pirates-under-fire/tiles.yaml:23"}  # the card to shorten
     assert "(box at templates/layouts/pirates-under-fire/ship.yaml:" in overflow[0].actual
+
+
+def test_validate_exits_1_for_a_failing_deck_and_names_the_games(project_copy: Project,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import run_pnp
+
+    edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
+         "{label: port cards, count: 7,")
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack", "--failures-only")
+    assert code == 1
+    assert "contents: port cards" in out
+    assert err == "pnp: counterattack: 1 of 1 game(s) failed validation\n"
+
+
+def test_a_rulebook_template_that_does_not_render_fails_validation(project_copy: Project) -> None:
+    rulebook = project_copy.templates_dir / "rulebooks" / "counterattack.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n{{ no_such_name }}\n")
+    found = failures(project_copy, "counterattack")
+    assert any(name == "rulebook template" and location.startswith("templates/rulebooks/counterattack.md.j2:")
+               for name, location in found), found

@@ -66,7 +66,8 @@ def formable(options: Sequence[Option], counts: Sequence[int]) -> list[Option]:
     return [o for o in options if all(counts[k] >= n for k, n in o.parts)]
 
 
-def final_scorer(config: AhodConfig, options: Sequence[Option]) -> Callable[[tuple[int, ...]], tuple[int, tuple[int, ...]]]:
+def final_scorer(config: AhodConfig,
+                 options: Sequence[Option]) -> Callable[[tuple[int, ...]], tuple[int, tuple[int, ...]]]:
     """`best(counts) -> (points, option indices)`: the highest-scoring lay-out of a whole crew pile.
 
     At the end every card is laid out and a player would always pick the best
@@ -83,11 +84,11 @@ def final_scorer(config: AhodConfig, options: Sequence[Option]) -> Callable[[tup
         for i in range(start, len(opts)):
             option = opts[i]
             if all(counts[k] >= n for k, n in option.parts):
-                rest = tuple(c - n for c, n in zip(counts, option.need))
+                rest = tuple(c - n for c, n in zip(counts, option.need, strict=False))
                 sub, picks = best(rest, i)
                 if sub + option.combination.points > score:
                     score = sub + option.combination.points
-                    chosen = (i,) + picks
+                    chosen = (i, *picks)
         return score, chosen
 
     return best

@@ -95,7 +95,8 @@ def load_config(game: Game) -> AhodConfig:
         penalties[index[captain]] = game.rule(f"captain_penalty.{captain}", int)
     if game.rule("start_player.race", str) != "uniform":
         raise DataError("rules: start_player.race must be 'uniform' (each race for the start player card is won "
-                        "by any player with equal chance; the engine plays it so)", game.rule_location("start_player.race"))
+                        "by any player with equal chance; the engine plays it so)",
+                        game.rule_location("start_player.race"))
     if game.rule("keep_per_round", int) != 1:
         raise DataError("rules: keep_per_round must be 1 (the rule sheet adds one card to the crew each round; "
                         "the engine plays it so)", game.rule_location("keep_per_round"))

@@ -206,12 +206,12 @@ class AllHandsState(State):
         seat = self.turn
         stock = self.stock[seat]
         card_kind = self.rules.config.card_kind
-        for i, c in enumerate(stock):
+        for c in stock:
             if card_kind[c] == kind:
                 break
         else:
             raise IllegalAction(f"no {self.rules.config.kinds[kind]} among your stock cards: keep one you drew")
-        del stock[i]
+        stock.remove(c)
         self.crew[seat].append(c)
         self.counts[seat][kind] += 1
         bit = 1 << seat
@@ -255,10 +255,11 @@ class AllHandsState(State):
         for k, n in option.parts:
             counts[k] -= n
             i = len(crew) - 1
-            while n:  # the topmost matching cards leave the pile
+            left = n
+            while left:  # the topmost matching cards leave the pile
                 if card_kind[crew[i]] == k:
                     laid.append(crew.pop(i))
-                    n -= 1
+                    left -= 1
                 i -= 1
         self.laid[seat].append(index)
         self.points[seat] += option.combination.points
@@ -326,7 +327,8 @@ class AllHandsState(State):
         leaders = [p for p in range(self.players) if scores[p] == top]
         most = max(self.captains(p) for p in leaders)
         winners = tuple(p for p in leaders if self.captains(p) == most)
-        return Result(tuple(float(s) for s in scores), winners, {"captains": [self.captains(p) for p in range(self.players)]})
+        return Result(tuple(float(s) for s in scores), winners,
+                      {"captains": [self.captains(p) for p in range(self.players)]})
 
     def stats(self) -> Mapping[str, float]:
         """Per-game figures; points are means per player, split by where they came from."""

@@ -342,9 +342,8 @@ class CounterattackState(State):
             for i, c in enumerate(self.pirate):
                 claim(c, PLAYED if i < self.trick else PIRATE_UP if i == self.trick else PIRATE_DOWN)
             for c, o in enumerate(owner):
-                if o in (DECK, SET_ASIDE, PLAYED):
-                    if c not in claimed:
-                        claimed[c] = o
+                if o in (DECK, SET_ASIDE, PLAYED) and c not in claimed:
+                    claimed[c] = o
             for c, o in enumerate(owner):
                 if claimed.get(c) != o:
                     raise InvariantBroken(f"{t.card_names[c]}: owner array says {o}, the piles say {claimed.get(c)}")

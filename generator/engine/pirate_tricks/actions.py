@@ -19,6 +19,8 @@ MAX_BID = 999   # far above any purse a game can build; bids are capped by the b
 
 
 class ActionSpace(NamedActions):
+    __slots__ = ("bid", "cards", "choose", "ditch", "max_bid", "max_players", "max_prediction", "predict", "tie")
+
     def __init__(self, config: PirateTricksConfig, max_players: int, max_bid: int = MAX_BID) -> None:
         cards = len(config.card_names)
         self.cards = cards

@@ -27,7 +27,8 @@ def recruitment_spec(t: PirateTricksConfig, item: Item) -> tuple[str, int, int, 
             int(item.get("min_rank") or 1), int(item.get("max_rank") or 99))
 
 
-def recruitment_combos(t: PirateTricksConfig, item: Item | tuple[str, int, int, int, int], cards: Sequence[int]) -> list[list[int]]:
+def recruitment_combos(t: PirateTricksConfig, item: Item | tuple[str, int, int, int, int],
+                       cards: Sequence[int]) -> list[list[int]]:
     """The most combinations the card pays for, each crew card used at most once (one best assignment).
 
     * run: in each colour, a block of n consecutive numbers holds n // length
@@ -63,13 +64,13 @@ def recruitment_combos(t: PirateTricksConfig, item: Item | tuple[str, int, int, 
             group = by_rank[rank]
             combos.extend(group[k:k + length] for k in range(0, len(group) - length + 1, length))
     elif effect == "colour_group":
-        ordered = sorted(pool)
-        combos.extend(ordered[k:k + length] for k in range(0, len(ordered) - length + 1, length))
+        in_order = sorted(pool)
+        combos.extend(in_order[k:k + length] for k in range(0, len(in_order) - length + 1, length))
     elif effect == "rank_range":
         return [[c] for c in sorted(pool)]
     elif effect == "mixed":
         by_colour = [sorted(c for c in pool if card_colour[c] == col) for col in range(len(t.colours))]
-        return [list(group) for group in zip(*by_colour)]
+        return [list(group) for group in zip(*by_colour, strict=False)]
     else:  # the loader's enum makes this unreachable
         raise ValueError(f"unknown recruitment effect {effect!r}")
     return combos
@@ -100,7 +101,8 @@ def recruitment_count(t: PirateTricksConfig, spec: tuple[str, int, int, int, int
         masks = [m & window for m in full]
     if effect == "run":
         total = 0
-        for m in masks:
+        for mask in masks:
+            m = mask
             while m:
                 run = m & ~(m + (m & -m))      # the lowest block of consecutive ranks
                 total += run.bit_count() // length
@@ -134,7 +136,8 @@ def _extreme(counts: Sequence[int], most: bool) -> list[bool]:
     return [c == target for c in counts]
 
 
-def capture_payouts(t: PirateTricksConfig, item: Item, captured: Sequence[Sequence[int]], trick_winners: Sequence[int]) -> list[int]:
+def capture_payouts(t: PirateTricksConfig, item: Item, captured: Sequence[Sequence[int]],
+                    trick_winners: Sequence[int]) -> list[int]:
     """Loon each seat collects (negative: pays) for the capture card; tied players all collect."""
     players = len(captured)
     effect = item["effect"]
@@ -176,7 +179,7 @@ def treasure_payouts(item: Item, tricks: Sequence[int], predictions: Sequence[in
         per_trick = int(item.get("per_trick") or 0)
         penalty = int(item.get("penalty") or 0)
         out = []
-        for n, guess in zip(tricks, predictions):
+        for n, guess in zip(tricks, predictions, strict=False):
             if guess is None:
                 out.append(0)
             elif guess == n:
@@ -196,4 +199,4 @@ def treasure_payouts(item: Item, tricks: Sequence[int], predictions: Sequence[in
 
 def settle(loon: Sequence[int], amounts: Sequence[int]) -> list[int]:
     """Collect or pay each net amount; whoever owes more than they hold pays all they hold."""
-    return [max(have + amount, 0) for have, amount in zip(loon, amounts)]
+    return [max(have + amount, 0) for have, amount in zip(loon, amounts, strict=False)]

@@ -323,7 +323,7 @@ class PirateTricksState(State):
         cap = scoring.capture_payouts(t, t.capture[self.capture_card], self.captured, self.trick_winners)
         tre = scoring.treasure_payouts(t.treasure[self.treasure_card], tricks, self.predictions)
         if t.net_settlement:
-            after = scoring.settle(self.loon, [a + b for a, b in zip(cap, tre)])
+            after = scoring.settle(self.loon, [a + b for a, b in zip(cap, tre, strict=False)])
         else:   # capture card first, then treasure card, each clamped at what is held
             after = scoring.settle(scoring.settle(self.loon, cap), tre)
         for s in range(p):
@@ -412,7 +412,8 @@ class PirateTricksState(State):
             if amount > self.loon[seat]:
                 raise IllegalAction(f"cannot bid {amount}: seat {seat} holds only {self.loon[seat]} loon")
             if self.bid_count[self.bid_row][seat] >= self.t.max_bids_per_row:
-                raise IllegalAction(f"seat {seat} has already bid {self.t.max_bids_per_row} times for row {self.bid_row + 1}")
+                raise IllegalAction(f"seat {seat} has already bid {self.t.max_bids_per_row} times for row "
+                                    f"{self.bid_row + 1}")
             self.bids[seat] = amount
             self.bid_count[self.bid_row][seat] += 1
             self.history.append(action)
@@ -643,7 +644,8 @@ class PirateTricksState(State):
             else:
                 want = size
             if size != want:
-                raise InvariantBroken(f"seat {s} holds {size} cards in the {PHASE_NAMES[self.phase]} phase, expected {want}")
+                raise InvariantBroken(f"seat {s} holds {size} cards in the {PHASE_NAMES[self.phase]} phase, "
+                                      f"expected {want}")
             if sum(1 for row in self.row_owner if row == s) > 1:
                 raise InvariantBroken(f"seat {s} won two rows")
         for r in range(p):
@@ -660,7 +662,8 @@ class PirateTricksState(State):
         if self.phase == PLAY and self.go_first < 0:
             raise InvariantBroken("tricks started without a Go First player")
         if self.current_player() != self._seat_to_move_from_scratch():
-            raise InvariantBroken(f"seat to move is {self.current_player()}, the rules say {self._seat_to_move_from_scratch()}")
+            raise InvariantBroken(f"seat to move is {self.current_player()}, "
+                                  f"the rules say {self._seat_to_move_from_scratch()}")
 
     def _seat_to_move_from_scratch(self) -> int:
         """Who acts now, worked out from the records rather than the cached `to_move`."""

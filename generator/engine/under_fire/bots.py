@@ -93,11 +93,11 @@ class HeuristicBot(Bot):
             if places:
                 return self.pick_best(places, lambda a: self._place_value(a, board, observation))
             # no space for a ship: only a purchase (the Ram) can open one
-            return self.pick_best(buys, lambda a: self._buy_value(a, board, observation))
+            return self.pick_best(buys, lambda a: self.buy_value(a, board, observation))
         if not buys:
             return space.end
-        best = self.pick_best(buys, lambda a: self._buy_value(a, board, observation))
-        return best if self._buy_value(best, board, observation) > BUY_MARGIN else space.end
+        best = self.pick_best(buys, lambda a: self.buy_value(a, board, observation))
+        return best if self.buy_value(best, board, observation) > BUY_MARGIN else space.end
 
     def _place_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
         geo = self.puf.geometry
@@ -117,7 +117,8 @@ class HeuristicBot(Bot):
                 value += NEAR
         return value
 
-    def _buy_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
+    def buy_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
+        """Rough VP worth of a purchase, less its cost in gold (worth less as the game nears its end)."""
         config = self.puf.config
         m, s = divmod(action - self.puf.space.buy, self.puf.space.spaces)
         value = config.merc_vp[m] + self._effect_value(config.merc_effect[m], s, board, observation)

@@ -117,7 +117,7 @@ class UnderFireState(State):
                 out += self._buys(seat, where)
             return out
         if phase == AFTER:
-            return self._buys(self.turn, bits(self.accessible(self.turn))) + [space.end]
+            return [*self._buys(self.turn, bits(self.accessible(self.turn))), space.end]
         if phase == TARGET:
             return [space.target + s for s in bits(self.targets)]
         if phase == ORDER:
@@ -222,7 +222,7 @@ class UnderFireState(State):
         config = self.rules.config
         number = number_index + 1
         hand = self.hands[seat]
-        for i, tile in enumerate(hand):
+        for i, tile in enumerate(hand):  # noqa: B007 - `i` is used after the loop
             if config.ship_number[tile] == number:
                 break
         else:
@@ -253,7 +253,8 @@ class UnderFireState(State):
         if not self.market[m]:
             raise IllegalAction(f"the {config.merc_names[m]} has already been hired")
         if config.merc_cost[m] > self.gold[seat]:
-            raise IllegalAction(f"the {config.merc_names[m]} costs {config.merc_cost[m]} gold, you have {self.gold[seat]}")
+            raise IllegalAction(f"the {config.merc_names[m]} costs {config.merc_cost[m]} gold, "
+                                f"you have {self.gold[seat]}")
         allowed = self.accessible(seat) | (self.ram_targets(seat) if self.rules.rams[m] else 0)
         if not (allowed >> s) & 1:
             raise IllegalAction(f"{self.rules.geometry.names[s]} is not accessible for the {config.merc_names[m]}")
@@ -503,6 +504,5 @@ class UnderFireState(State):
                 raise InvariantBroken(f"seat {p} has negative gold or VP")
             if self.turns[p] > config.turns:
                 raise InvariantBroken(f"seat {p} played {self.turns[p]} turns, the rules allow {config.turns}")
-        if self.phase == OVER and self.loser == EMPTY:
-            if [self.score_seat(p) for p in (0, 1)] != self.final:
-                raise InvariantBroken("final scores differ from a recount of the board")
+        if self.phase == OVER and self.loser == EMPTY and [self.score_seat(p) for p in (0, 1)] != self.final:
+            raise InvariantBroken("final scores differ from a recount of the board")
