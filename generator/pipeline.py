@@ -124,13 +124,15 @@ class BuildSession:
 
     def __init__(self, project: Project, *, raster_jobs: int | None = None,
                  between_jobs: Callable[[Job], None] | None = None, registry: Registry = REGISTRY) -> None:
-        from generator.render.raster import Workers
-
         self.registry = registry  # which engine checks each game (validation runs its deck checks)
         self.gate = ReadGate(project.root, per_build=True)
         self.project = project.with_gate(self.gate)
         self.between_jobs = between_jobs
-        self._workers = Workers(raster_jobs) if raster_jobs else None
+        self._workers: Any = None
+        if raster_jobs:
+            from generator.render.raster import Workers
+
+            self._workers = Workers(raster_jobs)
 
     def __enter__(self) -> BuildSession:
         return self

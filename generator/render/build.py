@@ -36,9 +36,9 @@ from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
 from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput
-from generator.render.imposition import DUPLEX_MODES
 from generator.render.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.outputs import FileRecord, OutputFile
+from generator.render.sheet_options import DUPLEX_MODES
 from generator.render.units import PAPERS, paper
 
 PRINTABLE_KINDS = ("card", "tile", "token")

@@ -114,6 +114,7 @@ class BuildCache:
     extra: dict[str, Any] = field(default_factory=dict)  # other keyed outputs (the gallery)
     faces_drawn: int = 0
     dropped: str = ""
+    _as_read: dict[str, Any] = field(default_factory=dict, repr=False)  # the manifest as opened
 
     @classmethod
     def open(cls, project: Project, clean: bool = False) -> BuildCache:
@@ -133,6 +134,7 @@ class BuildCache:
             cache.faces = dict(data["faces"])
             cache.games = dict(data["games"])
             cache.extra = dict(data["extra"])
+            cache._as_read = data
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             cache.dropped = "the build cache was unreadable and has been rebuilt"
             cache.jobs, cache.faces, cache.games, cache.extra = {}, {}, {}, {}
@@ -141,6 +143,8 @@ class BuildCache:
     def save(self) -> None:
         data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
                 "faces": self.faces, "games": self.games, "extra": self.extra}
+        if data == self._as_read:
+            return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
         write_atomic(self.root / MANIFEST, json.dumps(data, sort_keys=True, indent=0).encode("utf-8"))
 
     # --- jobs -------------------------------------------------------------

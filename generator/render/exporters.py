@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game
-from generator.render.imposition import SheetOptions, impose
 from generator.render.outputs import FileKind, OutputFile
+from generator.render.sheet_options import SheetOptions
 from generator.render.units import DPI, Paper
 
 if TYPE_CHECKING:
@@ -107,6 +107,8 @@ class Exporter:
 
 
 def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
+    from generator.render.imposition import impose
+
     result = impose(given.faces, given.game, given.component, settings)
     paper = settings.paper.name
     return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, result.pdf,

@@ -29,24 +29,10 @@ from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.grid import Grid, Slot, make_grid, mirror_slot
 from generator.render.layout import Face, back_layout
+from generator.render.sheet_options import DUPLEX_MODES, SheetOptions
 from generator.render.units import Paper, pt
 
 MARK_WIDTH = 0.3  # points
-DUPLEX_MODES = ("long", "short", "none")
-
-
-@dataclass(frozen=True)
-class SheetOptions:
-    """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
-
-    paper: Paper
-    bleed: float = 3.0
-    duplex: str = "long"
-    crop_marks: bool = True
-    cut_lines: bool = False
-    back_offset: tuple[float, float] = (0.0, 0.0)
-
-
 @dataclass(frozen=True)
 class SheetResult:
     """A finished PDF and what it holds, for the build summary and tests."""

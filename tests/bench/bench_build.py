@@ -42,9 +42,9 @@ t = time.process_time()
 from pathlib import Path
 from generator.project import Project
 from generator.load import load_games
-from generator.render.build import BuildOptions, Summary, card_jobs, document_jobs, run
+from generator.render.build import BuildOptions, card_jobs, document_jobs, run
 from generator.render.raster import Workers
-project = Project.at(sys.argv[1]); options = BuildOptions(); summary = Summary()
+project = Project.at(sys.argv[1]); options = BuildOptions()
 games = load_games(project)
 marks = [("imports + load", time.process_time())]
 try:
@@ -55,9 +55,9 @@ except ImportError:
     pass
 marks.append(("validation", time.process_time()))
 with Workers(1) as workers:
-    run([j for g in games for j in card_jobs(g, project, options, workers, summary)], project, summary)
+    run([j for g in games for j in card_jobs(g, project, options, workers)], project)
     marks.append(("card/tile/token sheets", time.process_time()))
-    run([j for g in games for j in document_jobs(g, project, options)], project, summary)
+    run([j for g in games for j in document_jobs(g, project, options)], project)
     marks.append(("documents", time.process_time()))
 last = t
 for label, at in marks:

@@ -71,3 +71,47 @@ def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_watch_hit_by_100_saves_in_a_second_ends_matching_the_last_save(tmp_path) -> None:
+    """Saves land before, during and between rebuilds; the last one always ends up in output/."""
+    import shutil
+
+    from watchfiles import watch
+
+    from generator.pipeline import BuildSession
+    from tests.render.test_incremental_property import OPTIONS, make_tiny, outputs
+
+    project = make_tiny(tmp_path / "watched")
+    cards = project.data_dir / "tiny" / "cards.yaml"
+    lines: queue.Queue[str] = queue.Queue()
+    stop = threading.Event()
+
+    def run() -> None:
+        with BuildSession(project, raster_jobs=1) as session:
+            changes = watch(project.data_dir, project.templates_dir, debounce=200, step=50, stop_event=stop)
+            watch_loop(project, lambda: session.build(["tiny"], OPTIONS, force=True), changes, lines.put)
+
+    watcher = threading.Thread(target=run, daemon=True)
+    watcher.start()
+    assert _next_line(lines).startswith("start: ")
+    assert _next_line(lines).startswith("watching ")
+    text = cards.read_text()
+    for save in range(100):
+        cards.write_text(text.replace("name: Beta,", f"name: Beta {save},"))
+        time.sleep(0.01)
+    seen = []
+    while True:  # until the watcher has been quiet for three seconds
+        try:
+            seen.append(lines.get(timeout=3))
+        except queue.Empty:
+            break
+    stop.set()
+    watcher.join(timeout=30)
+    assert seen, "the watcher rebuilt after the saves"  # (a half-written save may show an error line on the way)
+    clean = Project.at(tmp_path / "clean")
+    for folder in ("data", "templates"):
+        shutil.copytree(project.root / folder, clean.root / folder)
+    build(clean, ["tiny"], OPTIONS, force=True)
+    assert outputs(project) == outputs(clean)
+    assert "Beta 99" in (project.data_dir / "tiny" / "cards.yaml").read_text()

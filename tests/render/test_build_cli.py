@@ -86,8 +86,9 @@ def test_build_refuses_an_invalid_deck_without_force(fresh_project, capsys) -> N
 
     layout = fresh_project.templates_dir / "layouts" / "counterattack" / "port.yaml"
     layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as exited:
         main(["--root", str(fresh_project.root), "build", "--only", "port"])
+    assert exited.value.code == 1  # refused, as `pnp validate` refuses it
     err = capsys.readouterr().err
     assert "fails validation" in err and "--force" in err
     assert not (fresh_project.output_dir / "counterattack").exists()
