@@ -79,8 +79,8 @@ def test_watch_hit_by_100_saves_in_a_second_ends_matching_the_last_save(tmp_path
 
     from watchfiles import watch
 
-    from generator.pipeline import BuildSession
-    from tests.render.test_incremental_property import OPTIONS, make_tiny, outputs
+    from tests.render.test_incremental_property import OPTIONS, BuildSession, make_tiny, outputs
+    from tests.render.test_incremental_property import build as tiny_build
 
     project = make_tiny(tmp_path / "watched")
     cards = project.data_dir / "tiny" / "cards.yaml"
@@ -112,6 +112,6 @@ def test_watch_hit_by_100_saves_in_a_second_ends_matching_the_last_save(tmp_path
     clean = Project.at(tmp_path / "clean")
     for folder in ("data", "templates"):
         shutil.copytree(project.root / folder, clean.root / folder)
-    build(clean, ["tiny"], OPTIONS, force=True)
+    tiny_build(clean, ["tiny"], OPTIONS, force=True)
     assert outputs(project) == outputs(clean)
     assert "Beta 99" in (project.data_dir / "tiny" / "cards.yaml").read_text()

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator.pipeline import BuildSession, build
+from generator import pipeline
+from generator.engine.registry import REGISTRY
 from generator.project import Project
 from generator.render.build import BuildOptions
 
@@ -29,7 +30,21 @@ GAME = """game:
   age: 8
 theme:
   colours: {primary: "#1f3b57", accent: "#c8962c", paper: "#f4ead5", ink: "#1b1b1b"}
+rules: {heap_min: 9, heap_max: 21, take_max: 3}
 """
+TINY = REGISTRY.with_engine("tiny", "tests.render.tiny_engine")  # every game needs an engine
+
+
+def build(project: Project, ids: list[str], options: BuildOptions, **kw: object) -> pipeline.BuildResult:
+    """`pipeline.build` with the tiny game's engine known."""
+    return pipeline.build(project, ids, options, registry=TINY, **kw)  # type: ignore[arg-type]
+
+
+def BuildSession(project: Project, **kw: object) -> pipeline.BuildSession:  # noqa: N802
+    """A build session with the tiny game's engine known."""
+    return pipeline.BuildSession(project, registry=TINY, **kw)  # type: ignore[arg-type]
+
+
 CARDS = """components:
   - id: port
     kind: card
