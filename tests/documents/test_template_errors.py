@@ -29,7 +29,8 @@ def _book(copy_project, body: str):
     (GOOD_HEAD + "\n::: wobble\n", 5, "unknown directive"),
     (GOOD_HEAD + "\n![x](port/atlantis)\n", 5, "unknown item"),
     (GOOD_HEAD + "\n{{ ''.__class__ }}\n", 5, ""),
-    (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n{% endfor %}\n| x | y |\n", 8, "cells"),
+    (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n"
+     "{% endfor %}\n| x | y |\n", 8, "cells"),
 ])
 def test_bad_template_points_at_line(copy_project, body, line, words):
     error = _book(copy_project, body)

@@ -123,7 +123,7 @@ class KeepShort(KeepTogether):
             self.wrap(avail_width, avail_height)
         frame = getattr(self, "_frame", None)
         page = frame._height if frame is not None else avail_height
-        if self._H > page * LONG_TABLE:  # too long to keep whole: split here, or start on the next page
+        if page * LONG_TABLE < self._H:  # too long to keep whole: split here, or start on the next page
             first, *rest = self._content
             parts = first.split(avail_width, avail_height)
             return [*parts, *rest] if parts else [DOC_FRAME_BREAK, *self._content]
@@ -131,7 +131,7 @@ class KeepShort(KeepTogether):
 
     def is_short(self, page: float) -> bool:
         """After a wrap: whether the table is kept whole on a page this tall."""
-        return bool(self._H <= page * LONG_TABLE)
+        return bool(page * LONG_TABLE >= self._H)
 
 
 class HeadingRoom(CondPageBreak):
@@ -302,7 +302,8 @@ class Builder:
         s = self.styles
         items = [ListItem(Paragraph(markup.inline_to_para(t), s.item)) for t in block.items]
         if block.ordered:
-            return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.", bulletFontName="Sans-Bold",
+            return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
+                                bulletFontName="Sans-Bold",
                                 bulletFontSize=s.item.fontSize, bulletColor=s.palette.primary,
                                 leftIndent=s.item.fontSize * 1.8, spaceAfter=s.body.spaceAfter)
         return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName="Sans",
@@ -396,7 +397,7 @@ class Builder:
         slot = self.width / max(len(resolved), 1) - 14  # room for the cell padding between faces
         height = min([PICTURE_HEIGHT] + [slot * c.size.height / c.size.width for c, _ in resolved])
         cells = []
-        for picture, (component, item) in zip(block.pictures, resolved):
+        for picture, (component, item) in zip(block.pictures, resolved, strict=True):
             face = FacePicture(self.game, self.project, component, item, picture.side, height)
             caption = Paragraph(markup.inline_to_para(picture.caption), s.caption) if picture.caption else Spacer(1, 1)
             cells.append([face, caption])
