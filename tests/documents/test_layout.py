@@ -23,6 +23,12 @@ def books(project, games) -> dict[tuple[str, str, bool], bytes]:
             for g in GAMES for paper, booklet in KINDS}
 
 
+@pytest.fixture(scope="module")
+def pages(books, games) -> dict[tuple[str, str, bool], list]:
+    """Each book's pages as text runs, read once for all the checks below."""
+    return {key: logical_pages(data, _footer(games[key[0]])) for key, data in books.items()}
+
+
 def _footer(game) -> str:
     return f"{game.title} — rules"
 
@@ -37,10 +43,10 @@ def _headings(project, game) -> set[str]:
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper, booklet", KINDS)
-def test_no_heading_alone_at_the_foot_of_a_page(books, project, games, game_id, paper, booklet):
+def test_no_heading_alone_at_the_foot_of_a_page(pages, project, games, game_id, paper, booklet):
     game = games[game_id]
     headings = _headings(project, game)
-    for number, page in enumerate(logical_pages(books[(game_id, paper, booklet)], _footer(game))):
+    for number, page in enumerate(pages[(game_id, paper, booklet)]):
         body = [r for r in page[2:] if r.text not in ("", _footer(game))]
         if not body:
             continue
@@ -51,23 +57,23 @@ def test_no_heading_alone_at_the_foot_of_a_page(books, project, games, game_id, 
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper, booklet", KINDS)
-def test_no_blank_page_in_a_book(books, games, game_id, paper, booklet):
+def test_no_blank_page_in_a_book(books, pages, games, game_id, paper, booklet):
     """Every page has more on it than its footer; a booklet pads only to the next multiple of four."""
     game = games[game_id]
     data = books[(game_id, paper, booklet)]
-    pages = logical_pages(data, _footer(game))
-    for number, page in enumerate(pages):
+    book_pages = pages[(game_id, paper, booklet)]
+    for number, page in enumerate(book_pages):
         assert len([r for r in page if r.text != _footer(game)]) > 1, f"page {number + 1} is blank"
     if booklet:
-        assert len(reader(data).pages) * 2 - len(pages) < 4
+        assert len(reader(data).pages) * 2 - len(book_pages) < 4
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_header_words_are_never_broken_in_booklets(books, project, games, game_id):
+def test_header_words_are_never_broken_in_booklets(pages, project, games, game_id):
     """Every table header cell and heading reads whole in the booklet (narrow columns split no word)."""
     game = games[game_id]
     for paper in ("a4", "letter"):
-        said = " ".join(r.text for page in logical_pages(books[(game_id, paper, True)], _footer(game)) for r in page)
+        said = " ".join(r.text for page in pages[(game_id, paper, True)] for r in page)
         said = re.sub(r"\s+", " ", said)
         for block in _blocks(project, game):
             cells: list[str] = []
@@ -79,19 +85,16 @@ def test_header_words_are_never_broken_in_booklets(books, project, games, game_i
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_quick_reference_is_one_page(books, games, game_id):
-    game = games[game_id]
+def test_quick_reference_is_one_page(pages, game_id):
     for paper, booklet in KINDS:
-        pages = logical_pages(books[(game_id, paper, booklet)], _footer(game))
-        found = [i for i, page in enumerate(pages) if any(r.text == "Quick reference" and r.font.startswith("Fjalla")
-                                                          for r in page)]
+        book_pages = pages[(game_id, paper, booklet)]
+        found = [i for i, page in enumerate(book_pages)
+                 if any(r.text == "Quick reference" and r.font.startswith("Fjalla") for r in page)]
         assert len(found) == 1, (paper, booklet)
-        page = pages[found[0]]
-        texts = [r.text for r in page]
+        texts = [r.text for r in book_pages[found[0]]]
         assert texts.count("Quick reference") == 1
-        # nothing of it runs over: no other page holds text after the last heading
-        if not booklet:
-            assert found[0] == len(pages) - 1, "the quick reference is the last page"
+        if not booklet:  # the last page, all of it: nothing runs over
+            assert found[0] == len(book_pages) - 1, "the quick reference is the last page"
 
 
 def test_short_table_kept_whole_and_heading_kept_with_its_section(copy_project):
