@@ -28,16 +28,16 @@ def fonts(data: bytes) -> dict[str, bool]:
         if resources is None:
             return
         resources = resources.get_object()  # type: ignore[attr-defined]
-        for font in (resources.get("/Font") or {}).values():
-            font = font.get_object()
+        for entry in (resources.get("/Font") or {}).values():
+            font = entry.get_object()
             descriptor = font.get("/FontDescriptor")
             if descriptor is None and "/DescendantFonts" in font:
                 descriptor = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
             embedded = descriptor is not None and any(
                 k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3"))
             found[str(font.get("/BaseFont"))] = embedded
-        for xobject in (resources.get("/XObject") or {}).values():
-            xobject = xobject.get_object()
+        for ref in (resources.get("/XObject") or {}).values():
+            xobject = ref.get_object()
             if xobject.get("/Subtype") == "/Form":
                 walk(xobject.get("/Resources"))
 
@@ -67,7 +67,8 @@ def logical_pages(data: bytes, footer: str) -> list[list[Run]]:
     for page in reader(data).pages:
         runs: list[Run] = []
 
-        def visit(text: str, cm: list[float], tm: list[float], font: dict | None, size: float) -> None:
+        def visit(text: str, cm: list[float], tm: list[float], font: dict | None, size: float,
+                  runs: list[Run] = runs) -> None:
             if not text.strip():
                 return
             x = cm[4] + tm[4] * cm[0] + tm[5] * cm[2]

@@ -29,7 +29,12 @@ def _book(copy_project, body: str):
     (GOOD_HEAD + "\n::: wobble\n", 5, "unknown directive"),
     (GOOD_HEAD + "\n![x](port/atlantis)\n", 5, "unknown item"),
     (GOOD_HEAD + "\n{{ ''.__class__ }}\n", 5, ""),
-    (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n{% endfor %}\n| x | y |\n", 8, "cells"),
+    (GOOD_HEAD + "\n::: scene 100 wide\n+ label 1 1 x\n", 5, "needs 2 numbers"),
+    (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ label 1 1 fine\n+ face port/atlantis 0 0\n", 7, "unknown item"),
+    (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ face port/tortuga 0 0 turn 45\n", 6, "90, 180 or 270"),
+    (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ circle 1 1\n", 6, "unknown scene line"),
+    (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n"
+     "{% endfor %}\n| x | y |\n", 8, "cells"),
 ])
 def test_bad_template_points_at_line(copy_project, body, line, words):
     error = _book(copy_project, body)

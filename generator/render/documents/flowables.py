@@ -13,6 +13,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (
     CondPageBreak,
     Flowable,
@@ -27,6 +28,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 from reportlab.platypus.doctemplate import ActionFlowable
+from reportlab.platypus.doctemplate import FrameBreak as DOC_FRAME_BREAK
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.errors import DataError, Location
@@ -40,6 +42,8 @@ from generator.render.documents.styles import Styles
 PICTURE_HEIGHT = 48 * mm
 SHORT_LIST = 6
 LONG_TABLE = 0.55      # a table taller than this share of a page may split (its header row repeats)
+SCENE_SHARE = 0.72    # a scene takes at most this share of a page's height
+CELL_PAD = 6          # ReportLab's default left and right padding in a table cell
 SECTION_START = 6      # lines of a section that must fit under its heading, or the heading starts a new page
 # Tables set a cell font even when every cell is a Paragraph; name ours so no unembedded base font appears.
 FONT = ("FONTNAME", (0, 0), (-1, -1), "Sans")
@@ -119,8 +123,10 @@ class KeepShort(KeepTogether):
             self.wrap(avail_width, avail_height)
         frame = getattr(self, "_frame", None)
         page = frame._height if frame is not None else avail_height
-        if page * LONG_TABLE < self._H:
-            return list(self._content)
+        if page * LONG_TABLE < self._H:  # too long to keep whole: split here, or start on the next page
+            first, *rest = self._content
+            parts = first.split(avail_width, avail_height)
+            return [*parts, *rest] if parts else [DOC_FRAME_BREAK, *self._content]
         return super().split(avail_width, avail_height)
 
     def is_short(self, page: float) -> bool:
@@ -156,12 +162,15 @@ class HeadingRoom(CondPageBreak):
         body = 0.0
         for flowable in rest:
             height = _height(flowable, width, page, self.canv)
-            if _unbreakable(flowable, page):  # a block that starts in the window moves whole
+            if _unbreakable(flowable, page):  # a block that starts in the window moves whole...
+                if body and need + body + height + self.line > page:
+                    wanted = body  # ...unless it could never share a page with the heading anyway
+                    break
                 wanted = max(wanted, body + height)
             body += height
             if body >= wanted:
                 break
-        return need + min(body, wanted)
+        return need + min(body, wanted) + self.line  # a line of slack for the spacing around blocks
 
 
 def _height(flowable: Flowable, width: float, page: float, canvas: Any) -> float:
@@ -207,6 +216,7 @@ class Builder:
     outline: bool = True
     field_prefix: str = ""
     width: float = 0.0  # frame width, for tables
+    height: float = 0.0  # frame height, to keep scenes to a share of a page (0: no limit)
     guard_headings: bool = True  # rulebooks and sheets; not inside a callout box
     soft_breaks: bool = False  # one frame per page (rulebooks): a page break on an empty page is skipped
     _fields: int = 0
@@ -261,7 +271,7 @@ class Builder:
         if isinstance(block, markup.Pictures):
             return [self.pictures(block)]
         if isinstance(block, markup.Scene):
-            scene = SceneFlowable(self.game, self.project, block, s, self.file)
+            scene = SceneFlowable(self.game, self.project, block, s, self.file, self.height * SCENE_SHARE)
             return [KeepTogether([scene, Spacer(1, s.body.spaceAfter)])]
         if isinstance(block, markup.Directive):
             if block.name == "pagebreak":
@@ -292,7 +302,8 @@ class Builder:
         s = self.styles
         items = [ListItem(Paragraph(markup.inline_to_para(t), s.item)) for t in block.items]
         if block.ordered:
-            return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.", bulletFontName="Sans-Bold",
+            return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
+                                bulletFontName="Sans-Bold",
                                 bulletFontSize=s.item.fontSize, bulletColor=s.palette.primary,
                                 leftIndent=s.item.fontSize * 1.8, spaceAfter=s.body.spaceAfter)
         return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName="Sans",
@@ -328,7 +339,7 @@ class Builder:
                     style = s.head_cell if (block.header and r == 0) else s.cell
                     cells.append(Paragraph(markup.inline_to_para(cell), style))
             rows.append(cells)
-        widths = _column_widths(block, self.width)
+        widths = _column_widths(block, self.width, s.cell.fontSize)
         table = Table(rows, colWidths=widths, repeatRows=1 if block.header else 0, hAlign="LEFT")
         commands: list[tuple[Any, ...]] = [
             FONT,
@@ -386,7 +397,7 @@ class Builder:
         slot = self.width / max(len(resolved), 1) - 14  # room for the cell padding between faces
         height = min([PICTURE_HEIGHT] + [slot * c.size.height / c.size.width for c, _ in resolved])
         cells = []
-        for picture, (component, item) in zip(block.pictures, resolved):
+        for picture, (component, item) in zip(block.pictures, resolved, strict=True):
             face = FacePicture(self.game, self.project, component, item, picture.side, height)
             caption = Paragraph(markup.inline_to_para(picture.caption), s.caption) if picture.caption else Spacer(1, 1)
             cells.append([face, caption])
@@ -400,13 +411,30 @@ def _tint(colour: colors.Color, amount: float) -> colors.Color:
     return colors.Color(*(1 - amount * (1 - c) for c in (colour.red, colour.green, colour.blue)))
 
 
-def _column_widths(block: markup.Table, width: float) -> list[float]:
-    """Share the frame width by each column's longest text (field columns get a fixed share)."""
+def _column_widths(block: markup.Table, width: float, size: float = 0.0) -> list[float]:
+    """Share the frame width by each column's longest text (field columns get a fixed share),
+    never narrower than the column's longest word, so that no word is broken (narrow booklet pages)."""
     columns = len(block.rows[0]) if block.rows else 1
     weights = []
+    floors = []
     for c in range(columns):
         texts = [row[c] for row in block.rows]
         longest = max((len(markup.plain(t)) if isinstance(t, str) else 8 for t in texts), default=4)
         weights.append(min(max(longest, 8), 38))
+        words = [w for t in texts if isinstance(t, str) for w in markup.plain(t).split()]
+        floors.append(max((stringWidth(w, "Sans-Bold", size) for w in words), default=0.0) + 2 * CELL_PAD + 3)
     total = sum(weights)
-    return [width * w / total for w in weights]
+    widths = [width * w / total for w in weights]
+    if size and sum(floors) <= width:
+        for _ in range(columns):  # lift narrow columns to their floor, taking the room from the wide ones
+            short = [c for c in range(columns) if widths[c] < floors[c] - 0.01]
+            if not short:
+                break
+            for c in short:
+                widths[c] = floors[c]
+            spare = width - sum(widths)
+            wide = [c for c in range(columns) if c not in short and widths[c] > floors[c]]
+            room = sum(widths[c] - floors[c] for c in wide)
+            for c in wide:
+                widths[c] += spare * (widths[c] - floors[c]) / room if room else 0
+    return widths

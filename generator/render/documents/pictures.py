@@ -6,6 +6,7 @@ a document never shows a stand-in for a face.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from reportlab.lib.units import mm
@@ -13,6 +14,7 @@ from reportlab.platypus import Flowable
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game, Item
+from generator.model.sizes import Size
 from generator.project import Project
 from generator.render.faces import draw_resolved, renderer
 from generator.render.layout import Face
@@ -41,7 +43,7 @@ class FacePicture(Flowable):
 
     def __init__(self, game: Game, project: Project, component: Component, item: Item, side: str, height: float):
         super().__init__()
-        self.component, self.item = component, item
+        self.component, self.item, self.side = component, item, side
         self.face = resolve_face(game, project, component, item, side)
         self.scale = height / (component.size.height * mm)
         self.width = component.size.width * mm * self.scale
@@ -54,8 +56,38 @@ class FacePicture(Flowable):
         canvas = self.canv
         canvas.saveState()
         canvas.scale(self.scale, self.scale)
-        draw_resolved(canvas, self.face, 0, 0)
+        canvas.doForm(face_form(canvas, self.component, self.item, self.side, self.face))
         canvas.restoreState()
+
+
+def form_name(component: Component, item: Item, side: str) -> str:
+    """The PDF form that carries one face (also what tests look for)."""
+    return "face-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{component.id}-{item.id}-{side}")
+
+
+def face_form(canvas: Any, component: Component, item: Item, side: str, face: Face) -> str:
+    """The name of a PDF form holding the face, cut to its shape; made once per document (per canvas)."""
+    name = form_name(component, item, side)
+    made: set[str] = getattr(canvas, "_face_forms", set())
+    canvas._face_forms = made
+    if name not in made:
+        canvas.beginForm(name, 0, 0, face.width * mm, face.height * mm)
+        _die_cut(canvas, component.size)
+        draw_resolved(canvas, face, 0, 0)
+        canvas.endForm()
+        made.add(name)
+    return name
+
+
+def _die_cut(canvas: Any, size: Size) -> None:
+    """Clip to the shape the piece is cut to: round tokens are round, cards have round corners."""
+    path = canvas.beginPath()
+    w, h = size.width * mm, size.height * mm
+    if size.shape == "circle":
+        path.circle(w / 2, h / 2, w / 2)
+    else:
+        path.roundRect(0, 0, w, h, size.corner * mm)
+    canvas.clipPath(path, stroke=0, fill=0)
 
 
 def resolve_face(game: Game, project: Project, component: Component, item: Item, side: str) -> Face:

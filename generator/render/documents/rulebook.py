@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import DataError
@@ -41,6 +42,7 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     margin = MARGIN * (0.75 if booklet else 1.0)
     builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)
     builder.width = pagesize[0] - 2 * margin
+    builder.height = pagesize[1] - 2 * margin - 4 * mm  # the footer's room, as in Document
     flowables = builder.flowables(blocks)
     canvasmaker = booklet_canvas(sheet) if booklet else Canvas
     footer = f"{game.title} \u2014 rules"

@@ -9,9 +9,7 @@ and placed wherever it appears, so a test can read back which face lies where.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
-from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -19,22 +17,15 @@ from reportlab.platypus import Flowable, Paragraph
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game, Item
-from generator.model.sizes import Size
 from generator.project import Project
 from generator.render.documents import markup
-from generator.render.documents.pictures import resolve, resolve_face
+from generator.render.documents.pictures import face_form, form_name, resolve, resolve_face
 from generator.render.documents.styles import Styles
-from generator.render.faces import draw_resolved
 from generator.render.layout import Face
 
 STACK_STEP = 0.7  # mm between the edges of a pile's cards
 TALL = 1.25       # a scene is never drawn taller than this many times the frame width
 LABEL_FONT = "Sans-Bold"
-
-
-def form_name(component: Component, item: Item, side: str) -> str:
-    """The PDF form that carries one face (also what tests look for)."""
-    return "face-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{component.id}-{item.id}-{side}")
 
 
 @dataclass(frozen=True)
@@ -44,7 +35,8 @@ class Placed:
     form: str
     face: Face
     item: markup.SceneItem
-    size: Size
+    component: Component
+    found: Item
 
     @property
     def box(self) -> tuple[float, float]:
@@ -56,8 +48,10 @@ class Placed:
 class SceneFlowable(Flowable):
     """A scene scaled to the frame width, its caption underneath."""
 
-    def __init__(self, game: Game, project: Project, scene: markup.Scene, styles: Styles, file: str):
+    def __init__(self, game: Game, project: Project, scene: markup.Scene, styles: Styles, file: str,
+                 max_height: float = 0.0):
         super().__init__()
+        self.max_height = max_height  # points; 0 for no limit beyond the width
         self.scene, self.styles = scene, styles
         self.placed: list[Placed] = []
         for item in scene.items:
@@ -68,7 +62,7 @@ class SceneFlowable(Flowable):
             if item.side == "back" and component.back is None and not component.double_sided:
                 raise DataError(f"{component.id} has no back to draw", where)
             face = resolve_face(game, project, component, found, item.side)
-            self.placed.append(Placed(form_name(component, found, item.side), face, item, component.size))
+            self.placed.append(Placed(form_name(component, found, item.side), face, item, component, found))
         self.caption = Paragraph(markup.inline_to_para(scene.caption), styles.caption) if scene.caption else None
         self.scale = 1.0
         self.hAlign = "CENTER"
@@ -76,6 +70,8 @@ class SceneFlowable(Flowable):
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         w, h = self.scene.width * mm, self.scene.height * mm
         self.scale = min(1.0, avail_width / w, avail_width * TALL / h)
+        if self.max_height:  # room for a heading and a caption on the same page
+            self.scale = min(self.scale, self.max_height / h)
         self.width = w * self.scale
         self.drawing_height = h * self.scale
         self.caption_height = self.caption.wrap(self.width, avail_height)[1] + 2 if self.caption else 0
@@ -84,8 +80,6 @@ class SceneFlowable(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        made: set[str] = getattr(canvas, "_scene_forms", set())
-        canvas._scene_forms = made  # type: ignore[attr-defined]  # forms are per document (per canvas)
         s = self.scale * mm  # points per scene millimetre
         top = self.height  # scene y runs down from the top of the drawing
         canvas.saveState()
@@ -96,7 +90,7 @@ class SceneFlowable(Flowable):
             if item.kind == "zone":
                 self._zone(item, s, top)
         for placed in self.placed:
-            self._face(placed, s, top, made)
+            self._face(placed, s, top)
         size = self.styles.caption.fontSize
         for item in self.scene.items:  # words last, so that no face hides them
             if item.kind == "arrow":
@@ -109,15 +103,11 @@ class SceneFlowable(Flowable):
         if self.caption:
             self.caption.drawOn(canvas, 0, 0)
 
-    def _face(self, placed: Placed, s: float, top: float, made: set[str]) -> None:
+    def _face(self, placed: Placed, s: float, top: float) -> None:
         canvas = self.canv
         item, face = placed.item, placed.face
-        if placed.form not in made:
-            canvas.beginForm(placed.form, 0, 0, face.width * mm, face.height * mm)
-            _die_cut(canvas, placed.size)
-            draw_resolved(canvas, face, 0, 0)
-            canvas.endForm()
-            made.add(placed.form)
+        face_form(canvas, placed.component, placed.found, item.side, face)
+        size = placed.component.size
         bw, bh = placed.box
         for depth in reversed(range(item.stack)):
             step = depth * STACK_STEP
@@ -132,10 +122,10 @@ class SceneFlowable(Flowable):
                 canvas.setFillColorRGB(1, 1, 1)
                 canvas.setStrokeColor(self.styles.palette.ink)
                 canvas.setLineWidth(0.4 / self.scale)
-                if placed.size.shape == "circle":
+                if size.shape == "circle":
                     canvas.circle(face.width * mm / 2, face.height * mm / 2, face.width * mm / 2, stroke=1, fill=1)
                 else:
-                    canvas.roundRect(0, 0, face.width * mm, face.height * mm, max(placed.size.corner, 0.5) * mm,
+                    canvas.roundRect(0, 0, face.width * mm, face.height * mm, max(size.corner, 0.5) * mm,
                                      stroke=1, fill=1)
             else:
                 canvas.doForm(placed.form)
@@ -188,14 +178,3 @@ class SceneFlowable(Flowable):
         for i, line in enumerate(lines):
             canvas.drawCentredString(x, first - i * leading, line)
         canvas.restoreState()
-
-
-def _die_cut(canvas: Any, size: Size) -> None:
-    """Clip to the shape the piece is cut to: round tokens are round, cards have round corners."""
-    path = canvas.beginPath()
-    w, h = size.width * mm, size.height * mm
-    if size.shape == "circle":
-        path.circle(w / 2, h / 2, w / 2)
-    else:
-        path.roundRect(0, 0, w, h, size.corner * mm)
-    canvas.clipPath(path, stroke=0, fill=0)

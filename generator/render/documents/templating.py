@@ -29,7 +29,8 @@ MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}"
 MARK_CLOSE = "\ue001"
 MARK_RE = re.compile(f"{MARK_OPEN}(\\d+){MARK_CLOSE}")
 
-_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 
 
 def mark_lines(source: str) -> str:
@@ -158,7 +159,8 @@ def render_template(
         raise DataError(f"template not allowed: {_clean(str(exc))}", _error_line(display)) from None
     except DataError:
         raise
-    except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError, ZeroDivisionError) as exc:
+    except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError,
+            ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
     return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
 
