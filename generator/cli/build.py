@@ -7,9 +7,10 @@ Thin: parses options, validates each game (refusing an invalid deck unless
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import click
 
@@ -130,8 +131,8 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
     """A terminal progress bar over the jobs that will run (closed when the last one is done)."""
-    progressbar: Any = click.progressbar  # its stub types the bar too narrowly for item labels
-    bar = progressbar(length=len(jobs), label="building", file=click.get_text_stream("stderr"),
+    progressbar = cast(Any, click.progressbar)  # its stub types the bar too narrowly for item labels
+    bar = progressbar(length=len(jobs), label="building", file=sys.stderr,
                       item_show_func=lambda label: label or "")
     bar.__enter__()
     done = [0]

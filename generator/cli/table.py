@@ -11,8 +11,8 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]], wrap:
     wrap = wrap or {}
     cells = [[str(c) for c in row] for row in rows]
     wrapped_rows: list[list[list[str]]] = []
-    for row in cells:
-        wrapped_rows.append([textwrap.wrap(c, wrap[i]) or [""] if i in wrap else [c] for i, c in enumerate(row)])
+    for cell_row in cells:
+        wrapped_rows.append([textwrap.wrap(c, wrap[i]) or [""] if i in wrap else [c] for i, c in enumerate(cell_row)])
     widths = [len(h) for h in headers]
     for row in wrapped_rows:
         for i, lines in enumerate(row):

@@ -108,7 +108,7 @@ class Filter:
 
     component: str
     where: tuple[Condition, ...] = ()
-    location: Location = Location("")
+    location: Location = Location("")  # noqa: RUF009 (Location is frozen: one shared default is safe)
 
     def matches(self, item: Item) -> bool:
         return item.component == self.component and all(c.matches(item) for c in self.where)

@@ -27,13 +27,13 @@ shared backs) are drawn once as a PDF form.
 from __future__ import annotations
 
 import difflib
-from collections import ChainMap
 import math
 import re
-from collections.abc import Mapping
+from collections import ChainMap
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from generator.errors import DataError, Location
 from generator.load.yamlsrc import YMap, read_yaml
@@ -399,7 +399,9 @@ def face_context(game: Game, component: Component, item: Item, fields: Mapping[s
     The fields are looked up, never copied: a document drawing a face from a watched game
     (see `render.modelreads`) then depends only on the fields the layout actually shows.
     """
-    card = ChainMap(fields, {"id": item.id, "count": item.count})  # the item's own id/count fields win
+    # The item's own id/count fields win. ChainMap only reads its first mapping here (the sandbox
+    # forbids writes), so a read-only mapping is safe where its type asks for a mutable one.
+    card = ChainMap(cast("MutableMapping[str, Any]", fields), {"id": item.id, "count": item.count})
     return {
         "card": card,
         "item": card,

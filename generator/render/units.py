@@ -21,7 +21,7 @@ def pt(mm: float) -> float:
 
 def px(mm: float, dpi: int = DPI) -> int:
     """Millimetres to whole pixels at `dpi` (rounded, so 69 mm at 300 dpi is 815 px)."""
-    return int(round(mm / 25.4 * dpi))
+    return round(mm / 25.4 * dpi)
 
 
 @dataclass(frozen=True)

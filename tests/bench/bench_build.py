@@ -26,7 +26,7 @@ def timed(args: list[str], root: Path) -> float:
     """Wall time of one cold `pnp` process; its CPU time is added to CPU_TIMES (robust to machine load)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(PNP + ["--root", str(root), "-q", *args], check=True, cwd=ROOT)
+    subprocess.run([*PNP, "--root", str(root), "-q", *args], check=True, cwd=ROOT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU_TIMES.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)

@@ -7,6 +7,7 @@ Works on a temporary copy of data/ and templates/; prints its figures.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import statistics
@@ -48,7 +49,7 @@ def main() -> None:
         idle = [pnp(root, "build") for _ in range(5)]
         print(f"no-change pnp build, fresh process: median {statistics.median(idle):.3f} s (target < 0.5 s)")
         edits = []
-        for old, new in zip(NAMES, NAMES[1:]):
+        for old, new in itertools.pairwise(NAMES):
             rename(root, old, new)
             edits.append(pnp(root, "build"))
         print(f"one-card edit, fresh pnp build process: median {statistics.median(edits):.3f} s (target < 1 s)")

@@ -53,7 +53,7 @@ def main() -> None:
     for game_id in games:
         source = EngineSource(str(project.root), game_id, REGISTRY.module_of(game_id))
         rules, _bots = engine_for(source)
-        players = args.players or list(rules.player_counts)[0]
+        players = args.players or next(iter(rules.player_counts))
         spec = SimSpec(source, players, (args.bot,) * players, seed=2024, games=args.games)
         simulate(SimSpec(source, players, spec.bots, seed=1, games=min(200, args.games)), 1)  # warm-up
         one, cpu_one = rate(spec, 1)

@@ -17,7 +17,7 @@ from tests.helpers import edit
 
 def run_pnp(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run `python -m generator` as a user would, in a given folder."""
-    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True, check=False)
 
 
 def test_version_and_help(project: Project) -> None:

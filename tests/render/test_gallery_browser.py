@@ -26,7 +26,7 @@ def rendered_dom(page: Path) -> str:
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              f"--user-data-dir={profile}", "--allow-file-access-from-files", "--virtual-time-budget=15000",
              "--dump-dom", page.as_uri()],
-            capture_output=True, text=True, timeout=120,
+            capture_output=True, text=True, timeout=120, check=False,
         )
     assert completed.returncode == 0, completed.stderr[-2000:]
     return completed.stdout

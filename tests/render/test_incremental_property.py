@@ -40,7 +40,7 @@ def build(project: Project, ids: list[str], options: BuildOptions, **kw: object)
     return pipeline.build(project, ids, options, registry=TINY, **kw)  # type: ignore[arg-type]
 
 
-def BuildSession(project: Project, **kw: object) -> pipeline.BuildSession:  # noqa: N802
+def BuildSession(project: Project, **kw: object) -> pipeline.BuildSession:
     """A build session with the tiny game's engine known."""
     return pipeline.BuildSession(project, registry=TINY, **kw)  # type: ignore[arg-type]
 

@@ -83,7 +83,7 @@ def test_crop_marks_stay_outside_every_bleed_box(ca_project, ca_game) -> None:
                     assert not (bx - 0.01 <= x <= bx + bw + 0.01 and by - 0.01 <= y <= by + bh + 0.01)
             if abs(x1 - x2) < 1e-6:  # vertical marks sit on the cut lines
                 assert min(abs(x1 - x) for x in cut_x) < 0.01
-        assert not sheet(ca_project, ca_game, paper=paper, crop_marks=False).pdf == result.pdf
+        assert sheet(ca_project, ca_game, paper=paper, crop_marks=False).pdf != result.pdf
 
 
 def test_no_crop_marks_option(ca_project, ca_game) -> None:
@@ -97,8 +97,8 @@ def test_every_font_is_embedded(a4_long) -> None:
     for page in reader.pages:
         resources = page["/Resources"]
         for xobject in resources.get("/XObject", {}).values():
-            for font in xobject.get_object().get("/Resources", {}).get("/Font", {}).values():
-                font = font.get_object()
+            for font_ref in xobject.get_object().get("/Resources", {}).get("/Font", {}).values():
+                font = font_ref.get_object()
                 descriptor = font.get("/FontDescriptor")
                 if descriptor is None and "/DescendantFonts" in font:
                     descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"]

@@ -110,7 +110,7 @@ def _tiles(canvas: Canvas, game: Game, component: Component, item: Item, copy: i
             canvas.restoreState()
             _marks(canvas, tiling, col, row, left, top, shown_w, shown_h)
             canvas.setFont("Sans", 8)
-            canvas.setFillColor(colour)  # type: ignore[arg-type]
+            canvas.setFillColor(colour)
             label = item.get("name", item.id)
             canvas.drawString(MARGIN, MARGIN - 4, (
                 f"{game.title} \u2014 {component.name} {label}" + (f" (copy {copy + 1})" if item.count > 1 else "")

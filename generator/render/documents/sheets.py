@@ -52,8 +52,11 @@ def split_settings(blocks: list[markup.Block], file: str) -> tuple[SheetSettings
     """Take the leading settings directives off a sheet's blocks."""
     values: dict[str, object] = {}
     rest = list(blocks)
-    while rest and isinstance(rest[0], markup.Directive) and rest[0].name in markup.SETTINGS:
-        directive = rest.pop(0)
+    while rest:
+        directive = rest[0]
+        if not isinstance(directive, markup.Directive) or directive.name not in markup.SETTINGS:
+            break
+        rest.pop(0)
         where = Location(file, directive.line)
         if directive.name == "landscape":
             values["landscape"] = True
