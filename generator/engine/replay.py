@@ -47,6 +47,18 @@ def _short(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
+def for_people(message: str, names: Sequence[str] = ()) -> str:
+    """An engine message for people. Engines name seats by index ('seat 0' is the first);
+    here they are counted from 1, or named when names are given. Quoted action texts
+    ('curse seat 2') are already as people count and stay as they are."""
+    def seat(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        return names[index] if 0 <= index < len(names) else f"seat {index + 1}"
+
+    parts = QUOTED.split(message)
+    return "".join(part if i % 2 else SEAT.sub(seat, part) for i, part in enumerate(parts))
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One recorded game, with the file lines it came from (for messages)."""
@@ -70,12 +82,8 @@ class GameRecord:
         return self.names[index] if 0 <= index < len(self.names) else f"seat {index + 1}"
 
     def speak(self, message: str) -> str:
-        """An engine message for people. Engines name seats by index ('seat 0' is the first);
-        here they are counted from 1, or named when the log names the players. Quoted
-        action texts ('curse seat 1') are the engine's own words and stay as they are."""
-        parts = QUOTED.split(message)
-        return "".join(part if i % 2 else SEAT.sub(lambda m: self.seat(int(m.group(1))), part)
-                       for i, part in enumerate(parts))
+        """An engine message for people (see `for_people`), with the log's names."""
+        return for_people(message, self.names)
 
     def to_json(self) -> str:
         """The record as one JSON line (keys in a fixed order, no spaces: deterministic)."""

@@ -155,7 +155,7 @@ def test_boarding_party_snatches_the_top_card_of_a_rival_crew_before_they_lay_ou
     act(s, "lay out boarding-party")
     assert s.phase == SNATCH
     assert s.legal_actions() == [R.space.snatch + 1, R.space.skip]
-    act(s, "snatch from seat 1")
+    act(s, "snatch from seat 2")
     assert s.crew[0][-1] == top and top not in s.crew[1]
     assert s.points[0] == 1 and s.used[0] == 1
 
@@ -167,7 +167,7 @@ def test_snatching_from_yourself_is_refused() -> None:
     _to_go_out(s)
     act(s, "lay out boarding-party")
     with pytest.raises(IllegalAction, match="snatch"):
-        act(s, "snatch from seat 0")
+        act(s, "snatch from seat 1")
 
 
 def test_crows_nest_draws_two_extra_stock_cards_next_round() -> None:
@@ -194,7 +194,7 @@ def test_broadside_curses_a_rival() -> None:
     _to_go_out(s)
     act(s, "lay out broadside")
     assert s.phase == CURSE
-    act(s, "curse seat 1")
+    act(s, "curse seat 2")
     assert s.curses == [0, 1]
     assert s.scores()[1] == -R.config.curse_points
 

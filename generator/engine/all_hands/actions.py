@@ -36,8 +36,8 @@ class ActionSpace(NamedActions):
         names += [f"keep {k}" for k in config.kinds]
         names += [f"lay out {o.text}" for o in options]
         names.append("done")
-        names += [f"snatch from seat {p}" for p in range(max_players)]
-        names += [f"curse seat {p}" for p in range(max_players)]
+        names += [f"snatch from seat {p + 1}" for p in range(max_players)]  # seats as people count them
+        names += [f"curse seat {p + 1}" for p in range(max_players)]
         names.append("skip")
         self.set_names(names, "'draw from pile 0', 'keep cook', 'lay out street without cook', 'done', "
                               "'snatch from seat 1', 'curse seat 1' or 'skip'")

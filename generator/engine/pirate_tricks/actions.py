@@ -37,7 +37,7 @@ class ActionSpace(NamedActions):
         names += [f"tie card {name}" for name in config.card_names]
         names += [f"ditch {name}" for name in config.card_names]
         names += [f"predict {k}" for k in range(self.max_prediction + 1)]
-        names += [f"give row to seat {k}" for k in range(max_players)]
+        names += [f"give row to seat {k + 1}" for k in range(max_players)]  # seats as people count them
         names += [f"bid {k}" for k in range(max_bid + 1)]
         self.set_names(names, "'play 14 red', 'bid 3', 'tie card 12 green', 'ditch 7 blue', 'predict 4' "
                               "or 'give row to seat 2'")

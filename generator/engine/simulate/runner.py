@@ -19,7 +19,7 @@ from functools import partial
 from typing import Any
 
 from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
-from generator.engine.replay import GameRecord, result_dict
+from generator.engine.replay import GameRecord, for_people, result_dict
 from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
@@ -120,7 +120,7 @@ def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: in
         except IllegalAction as exc:
             who = labels[seat] if labels else type(bots[seat]).__name__
             raise IllegalAction(f"bot {who} in seat {seat + 1} made an illegal move (seed {seed}, "
-                                f"action {actions + 1}): {exc.message}") from None
+                                f"action {actions + 1}): {for_people(exc.message)}") from None
         actions += 1
     return state, actions
 
