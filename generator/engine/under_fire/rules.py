@@ -47,7 +47,7 @@ class UnderFireRules(Rules[UnderFireState]):
         for seat in (0, 1):
             deck = list(deal["decks"][seat])
             if sorted(deck) != self.fleet_tiles[seat]:
-                raise IllegalAction(f"deck {seat} must hold exactly the {len(self.fleet_tiles[seat])} tiles of the "
+                raise IllegalAction(f"the deck of seat {seat} must hold exactly the {len(self.fleet_tiles[seat])} tiles of the "
                                     f"{self.config.fleets[seat]} fleet")
             hand = self.config.hand_size
             state.hands[seat] = deck[len(deck) - hand:][::-1]
