@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 
 from pypdf import PdfReader
@@ -14,6 +15,11 @@ def reader(data: bytes) -> PdfReader:
 
 def text(data: bytes) -> str:
     return "\n".join(page.extract_text() or "" for page in reader(data).pages)
+
+
+def words(data: bytes) -> str:
+    """The document's text with every run of white space as one space (phrases survive line breaks)."""
+    return re.sub(r"\s+", " ", text(data))
 
 
 def page_sizes(data: bytes) -> set[tuple[int, int]]:

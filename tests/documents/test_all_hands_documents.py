@@ -8,11 +8,7 @@ from generator.engine.all_hands.rules import AllHandsRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from generator.render.documents.templating import number_word
-from tests.documents.helpers import form_placements, reader, text
-
-
-def words(data: bytes) -> str:
-    return re.sub(r"\s+", " ", text(data))
+from tests.documents.helpers import form_placements, reader, words
 
 
 def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(project, games):

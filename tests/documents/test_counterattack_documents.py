@@ -7,11 +7,7 @@ import re
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from generator.render.documents.templating import number_word
-from tests.documents.helpers import reader, text
-
-
-def words(data: bytes) -> str:
-    return re.sub(r"\s+", " ", text(data))
+from tests.documents.helpers import reader, words
 
 
 def test_rulebook_six_hands_and_two_player_lead(project, games):

@@ -10,11 +10,7 @@ from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.rules import PirateTricksRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
-from tests.documents.helpers import form_placements, reader, text
-
-
-def words(data: bytes) -> str:
-    return re.sub(r"\s+", " ", text(data))
+from tests.documents.helpers import form_placements, reader, words
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,7 @@ from reportlab.lib.units import mm
 from generator.engine.under_fire.rules import UnderFireRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
-from tests.documents.helpers import form_placements, logical_pages, reader, text
-
-
-def words(data: bytes) -> str:
-    return re.sub(r"\s+", " ", text(data))
+from tests.documents.helpers import form_placements, logical_pages, reader, words
 
 
 @pytest.fixture(scope="module")
