@@ -223,13 +223,9 @@ class ReadGate:
             return _listing_digest(_listing(real, pattern))
         if name.startswith("?"):
             return self._state(self.path(name[1:]))
-        real = Path(os.path.realpath(self.path(name)))
-        if not real.is_relative_to(self.root):
-            return OUTSIDE
-        try:
-            info = os.stat(real)
-        except OSError:
-            return ABSENT
+        real, info = self._stat_inside(self.path(name))
+        if isinstance(info, str):
+            return info
         if not stat.S_ISREG(info.st_mode):
             return NOT_A_FILE
         known = self._hashes.get(str(real))
@@ -247,14 +243,20 @@ class ReadGate:
         return [name for name, digest in entries.items() if self.current(name) != digest]
 
     def _state(self, path: Path) -> str:
-        real = Path(os.path.realpath(self.root / path))
-        if not real.is_relative_to(self.root):
-            return OUTSIDE
-        try:
-            info = os.stat(real)
-        except OSError:
-            return ABSENT
+        _real, info = self._stat_inside(self.root / path)
+        if isinstance(info, str):
+            return info
         return "file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
+
+    def _stat_inside(self, path: Path) -> tuple[Path, os.stat_result | str]:
+        """The real path and its stat, or OUTSIDE / ABSENT in place of the stat."""
+        real = Path(os.path.realpath(path))
+        if not real.is_relative_to(self.root):
+            return real, OUTSIDE
+        try:
+            return real, os.stat(real)
+        except OSError:
+            return real, ABSENT
 
     # -- derived objects ---------------------------------------------------------------
 
