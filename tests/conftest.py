@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from generator.project import Project
-
-REPO = Path(__file__).resolve().parents[1]
+from tests.helpers import REPO, copy_sources
 
 
 @pytest.fixture(scope="session")
@@ -21,7 +19,4 @@ def project() -> Project:
 @pytest.fixture
 def project_copy(tmp_path: Path) -> Project:
     """A temporary copy of data/ and templates/ that a test may edit freely."""
-    for folder in ("data", "templates"):
-        if (REPO / folder).is_dir():
-            shutil.copytree(REPO / folder, tmp_path / folder)
-    return Project.at(tmp_path)
+    return copy_sources(tmp_path)

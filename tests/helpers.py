@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from generator.cli import main
 from generator.engine.registry import Registry
+from generator.project import Project
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def copy_sources(root: Path) -> Project:
+    """A project at `root` holding a copy of the real data/ and templates/ (output/ starts empty)."""
+    for folder in ("data", "templates"):
+        if (REPO / folder).is_dir():
+            shutil.copytree(REPO / folder, root / folder)
+    return Project.at(root)
 
 
 def edit(path: Path, old: str, new: str) -> None:

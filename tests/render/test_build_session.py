@@ -16,19 +16,16 @@ from generator.project import Project
 from generator.render.build import BuildOptions, options_key
 from generator.render.exporters import EXPORTERS, Exporter
 from generator.render.units import PAPERS, paper_names
-from tests.helpers import edit
+from tests.helpers import copy_sources, edit
 
 OPTIONS = BuildOptions(papers=("a4",), exports=("sheets", "preview"))
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Counterattack built once (a4 sheets, previews, documents); tests copy the whole tree."""
     root = tmp_path_factory.mktemp("built")
-    for folder in ("data", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
-    build(Project.at(root), ["counterattack"], OPTIONS)
+    build(copy_sources(root), ["counterattack"], OPTIONS)
     return root
 
 

@@ -11,7 +11,7 @@ import pytest
 from generator.pipeline import build
 from generator.project import Project
 from generator.render.build import BuildOptions
-from tests.helpers import edit
+from tests.helpers import copy_sources, edit
 
 OPTIONS = dict(papers=("a4",), exports=("sheets", "png", "preview"))
 
@@ -22,16 +22,13 @@ def snapshot(project: Project) -> dict[str, tuple[bytes, int]]:
             for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts}
 
 
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
 def built_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One built project shared by the tests here: each test gets its own copy of the whole tree."""
     root = tmp_path_factory.mktemp("built")
-    for folder in ("data", "templates"):
-        shutil.copytree(REPO / folder, root / folder)
-    first = build(Project.at(root), ["counterattack"], BuildOptions(**OPTIONS))
+    first = build(copy_sources(root), ["counterattack"], BuildOptions(**OPTIONS))
     assert first.summary.ran and not first.summary.skipped
     return root
 
