@@ -5,6 +5,7 @@ Four sources of checks, each owned where its knowledge lives:
   * the game's own rules (its engine's `composition_checks`, found through the
     registry): deal arithmetic run through the real setup code, known effects and abilities;
   * the layouts (`render.fit.layout_checks`): layouts exist, expressions render, text fits;
+  * preflight (`render.preflight.preflight_checks`): text and icons inside the safe zone and frames;
   * the documents (`document_checks`): the rulebook template exists, and every
     document template renders and parses, so validation fails wherever a build would.
 A game without a working engine is not a failed check but an EngineError: the
@@ -89,12 +90,14 @@ def document_checks(game: Game, project: Project) -> list[Check]:
 def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -> GameReport:
     """Every check on one game; an EngineError when the game has no working engine."""
     from generator.render.fit import layout_checks
+    from generator.render.preflight import preflight_checks
 
     engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
     report.checks += _guarded("layout checks", lambda: layout_checks(game, project))
+    report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project))
     report.checks += document_checks(game, project)
     return report
 

@@ -280,6 +280,10 @@ def parse_component(entry: Any, where: Location, decisions: list[Any]) -> Compon
     double_sided = section.take("double_sided", bool, False)
     per_player = section.take("per_player", bool, False)
     description = section.take("description", str, "")
+    safe = section.take("safe", (int, float), 3.0)
+    if isinstance(safe, bool) or not 0 <= safe <= 20:
+        raise DataError(f"component '{comp_id}' safe must be a distance in mm from 0 to 20, got {safe!r}",
+                        section.where("safe"))
     note = section.take("designed", str, None)
     if note:
         decisions.append((section.where("designed"), note))
@@ -304,4 +308,5 @@ def parse_component(entry: Any, where: Location, decisions: list[Any]) -> Compon
         location=section.location,
         description=description,
         per_player=per_player,
+        safe=float(safe),
     )

@@ -131,6 +131,7 @@ class Component:
     location: Location
     description: str = ""
     per_player: bool = False
+    safe: float = 3.0  # mm inside the trim that text and icons keep clear of (see render.preflight)
 
     @property
     def count(self) -> int:

@@ -48,14 +48,16 @@ HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 TOP_KEYS = ("extends", "description", "vars", "elements")
 MAX_EXTENDS = 8
 
-# Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, text (free string), path.
+# Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, ink (a role), text (free string), path.
 COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num",
-                               "rows": "num", "cols": "num"}
+                               "rows": "num", "cols": "num", "ink": "ink"}
+INK_ROLES = ("background", "frame")  # `ink:` marks what --ink-saver lightens (see render.inksaver)
 MAX_REPEAT = 400  # copies one element may make with rows x cols
 TYPE_KEYS: dict[str, dict[str, str]] = {
     "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
-             "stroke_width": "num", "bleed": "bool", "mirror": "bool"},
-    "circle": {"r": "num", "fill": "colour", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
+             "stroke_width": "num", "bleed": "bool", "mirror": "bool", "frame": "bool"},
+    "circle": {"r": "num", "fill": "colour", "stroke": "colour", "stroke_width": "num", "mirror": "bool",
+               "frame": "bool"},
     "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
     "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
              "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool"},
@@ -71,7 +73,7 @@ TYPE_KEYS: dict[str, dict[str, str]] = {
 }
 DEFAULTS: dict[str, Any] = {
     "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
-    "bleed": False, "mirror": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
+    "bleed": False, "mirror": False, "frame": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
     "valign": "top", "rotate": 0.0, "leading": 1.2, "text": "", "columns": 0.0, "gap": 1.0,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -468,6 +470,8 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if value not in ICONS:
             raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{whose}"
                             f" (icons: {', '.join(ICONS)})", where)
+    elif kind == "ink" and value not in INK_ROLES:
+        raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)
     elif kind == "align" and value not in ALIGNS:
         raise DataError(f"element '{element}' align must be one of left, centre, right, got {value!r}", where)
     elif kind == "valign" and value not in VALIGNS:

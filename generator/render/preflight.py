@@ -1,0 +1,382 @@
+"""Preflight: does every text and icon of a face stay inside its safe zone and its frame?
+
+A print shop cuts within a millimetre or two of the trim line, so anything that
+must stay readable (text, icons, pips, tracks) keeps inside a safe zone: the
+trim inset by the component's `safe` (3 mm by default; see `model.Component`).
+A layout may also declare a frame (a rect or circle with `frame: true`); then
+those elements must stay inside the frame's inner edge, never on its stroke.
+
+Geometry is measured, not guessed: text with the same fitting and widths the
+renderer uses (`render.text`, `render.glyphs`, the font's own cap height and
+descent), icons by the extent of their actual path art (`render.icons`), a
+mirrored element with its rotated copy. All lengths are millimetres, y down
+from the face's top-left corner, like the layouts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from generator.checks import Check
+from generator.errors import DataError
+from generator.model import Component, Game, Item
+from generator.project import Project
+from generator.render.draw import ASCENT
+from generator.render.glyphs import text_width
+from generator.render.icons import icon_operators
+from generator.render.layout import Element, Face, Layout, back_layout
+from generator.render.text import bold_of, fit_line, set_text
+from generator.render.units import MM
+
+CHECKED_TYPES = ("text", "textbox", "icon", "pips", "track")
+DESCENDERS = frozenset("gjpqyQ,;()[]{}|/@_")
+INLINE_ICON_TOP, INLINE_ICON_BELOW = 0.32 + 0.475, 0.475 - 0.32  # ems: an inline icon is 0.95 em, centred 0.32 em up
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What one element draws, for measuring: the points of its drawn box, or a disc (an icon on a round face)."""
+
+    points: tuple[Point, ...]
+    disc: tuple[float, float, float] | None = None  # centre x, y and radius of the icon's art
+
+
+@dataclass(frozen=True)
+class Region:
+    """An area elements must stay inside: a rounded rectangle (radius 0: sharp) or a circle."""
+
+    label: str
+    left: float
+    top: float
+    right: float
+    bottom: float
+    radius: float = 0.0
+    round: bool = False  # a circle (left..right is its diameter)
+
+    def outside(self, x: float, y: float) -> float:
+        """Signed distance of a point outside the region (negative inside), in mm."""
+        cx, cy = (self.left + self.right) / 2, (self.top + self.bottom) / 2
+        if self.round:
+            return math.hypot(x - cx, y - cy) - (self.right - self.left) / 2
+        r = max(0.0, min(self.radius, (self.right - self.left) / 2, (self.bottom - self.top) / 2))
+        qx = abs(x - cx) - ((self.right - self.left) / 2 - r)
+        qy = abs(y - cy) - ((self.bottom - self.top) / 2 - r)
+        return math.hypot(max(qx, 0.0), max(qy, 0.0)) + min(max(qx, qy), 0.0) - r
+
+    def overshoot(self, shape: Shape) -> float:
+        """How far the shape reaches out of the region (<= 0: inside)."""
+        if shape.disc is not None and self.round:
+            x, y, radius = shape.disc
+            return self.outside(x, y) + radius
+        return max(self.outside(x, y) for x, y in shape.points)
+
+    def describe(self) -> str:
+        if self.round:
+            return f"{self.label} (circle of {(self.right - self.left) / 2:g} mm radius)"
+        return (f"{self.label} (x {self.left:g}..{self.right:g}, y {self.top:g}..{self.bottom:g} mm"
+                + (f", corners {self.radius:g} mm)" if self.radius > 0 else ")"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One element of one face out of one region."""
+
+    element: str
+    kind: str
+    region: Region
+    by: float  # mm past the region's edge
+
+
+def safe_region(face: Face, safe: float) -> Region:
+    """The face's trim inset by `safe` mm (a round face: a smaller circle)."""
+    label = f"safe zone ({safe:g} mm inside the trim)"
+    if face.shape == "circle":
+        return Region(label, safe, safe, face.width - safe, face.height - safe, round=True)
+    return Region(label, safe, safe, face.width - safe, face.height - safe, max(0.0, face.corner - safe))
+
+
+def frame_regions(face: Face) -> list[Region]:
+    """The inner edges of the frames the layout declares (`frame: true` on a rect or circle)."""
+    regions = []
+    for element in face.elements:
+        if not element.get("frame"):
+            continue
+        half = element.get("stroke_width") / MM / 2 if element.get("stroke") != "none" else 0.0
+        x, y = element.get("x"), element.get("y")
+        label = f"inner edge of frame '{element.name}'"
+        if element.type == "circle":
+            r = element.get("r") - half
+            regions.append(Region(label, x - r, y - r, x + r, y + r, round=True))
+        else:
+            w = element.get("w") if element.get("w") is not None else face.width - 2 * x
+            h = element.get("h") if element.get("h") is not None else face.height - 2 * y
+            regions.append(Region(label, x + half, y + half, x + w - half, y + h - half,
+                                  max(0.0, element.get("radius") - half)))
+    return regions
+
+
+def problems(face: Face, safe: float) -> list[Problem]:
+    """Every checked element that reaches out of the safe zone or a declared frame, worst region first."""
+    regions = [safe_region(face, safe), *frame_regions(face)]
+    found = []
+    for element in face.elements:
+        if element.type not in CHECKED_TYPES:
+            continue
+        shapes = list(drawn_shapes(element, face))
+        if not shapes:
+            continue
+        worst = max(((max(region.overshoot(s) for s in shapes), region) for region in regions),
+                    key=lambda pair: pair[0])
+        if worst[0] > 1e-6:
+            found.append(Problem(element.name, element.type, worst[1], worst[0]))
+    return found
+
+
+# -- measuring what an element draws --------------------------------------------------------------------
+
+
+def drawn_shapes(element: Element, face: Face) -> Iterator[Shape]:
+    """The shapes an element draws on the face (and its rotated copy when mirrored)."""
+    shapes = list(_shapes(element))
+    yield from shapes
+    if element.get("mirror"):
+        for shape in shapes:
+            disc = shape.disc
+            yield Shape(tuple((face.width - x, face.height - y) for x, y in shape.points),
+                        (face.width - disc[0], face.height - disc[1], disc[2]) if disc else None)
+
+
+def _shapes(element: Element) -> Iterator[Shape]:
+    kind = element.type
+    if kind == "text":
+        box = _text_box(element)
+        if box:
+            yield box
+    elif kind == "textbox":
+        box = _textbox_box(element)
+        if box:
+            yield box
+    elif kind == "icon":
+        yield _icon_shape(element.get("icon"), element.get("x"), element.get("y"), element.get("size"),
+                          element.get("rotate"))
+    elif kind == "pips":
+        yield from _pip_shapes(element)
+    elif kind == "track":
+        x, y, w, h = element.get("x"), element.get("y"), element.get("w"), element.get("h")
+        yield Shape(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+
+
+def _corners(left: float, top: float, right: float, bottom: float) -> tuple[Point, ...]:
+    return ((left, top), (right, top), (right, bottom), (left, bottom))
+
+
+def _font_extent(font: str, text: str) -> tuple[float, float]:
+    """Ems above and below the baseline that `text` inks: cap height (or ascent with lower case), descent."""
+    from reportlab.pdfbase.pdfmetrics import getFont
+
+    face = getFont(font).face
+    above = (face.ascent if any(ch.islower() for ch in text) else face.capHeight) / 1000
+    below = -face.descent / 1000 if any(ch in DESCENDERS for ch in text) else 0.0
+    return above, below
+
+
+def _text_box(element: Element) -> Shape | None:
+    text = element.get("text")
+    if not text:
+        return None
+    font, size = element.get("font"), element.get("size")
+    if element.get("max_width") is not None:
+        size, _ = fit_line(text, font, size, element.get("min_size") or size, element.get("max_width") * MM)
+    width = text_width(text, font, size) / MM
+    align = element.get("align")
+    left = -width if align == "right" else -width / 2 if align in ("centre", "center") else 0.0
+    above, below = _font_extent(font, text)
+    corners = _corners(left, -above * size / MM, left + width, below * size / MM)
+    return Shape(_placed(corners, element.get("x"), element.get("y"), element.get("rotate")))
+
+
+def _textbox_box(element: Element) -> Shape | None:
+    text = element.get("text")
+    if not text:
+        return None
+    font = element.get("font")
+    width, height = element.get("w") * MM, element.get("h") * MM
+    setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
+                       element.get("min_size") or element.get("size"), element.get("leading"), width, height)
+    lines = [line for line in setting.lines if line.words]
+    if not lines:
+        return None
+    block = setting.size + setting.leading * (len(setting.lines) - 1)
+    offset = {"middle": (height - block) / 2, "bottom": height - block}.get(element.get("valign"), 0.0)
+    above, below = _font_extent(font, text)
+    if any(piece.icon for line in lines for word in line.words for piece in word):
+        above, below = max(above, INLINE_ICON_TOP), max(below, INLINE_ICON_BELOW)  # as `draw._textbox` places them
+    first_baseline = offset + setting.size * ASCENT
+    last_baseline = first_baseline + setting.leading * (len(setting.lines) - 1)
+    top, bottom = first_baseline - above * setting.size, last_baseline + below * setting.size
+    align = element.get("align")
+    widest = max(line.width for line in lines)
+    left = {"right": width - widest, "centre": (width - widest) / 2, "center": (width - widest) / 2}.get(align, 0.0)
+    x, y = element.get("x"), element.get("y")
+    return Shape(_corners(x + left / MM, y + top / MM, x + (left + widest) / MM, y + bottom / MM))
+
+
+def _icon_shape(name: str, x: float, y: float, size: float, rotate: float) -> Shape:
+    left, bottom, right, top, reach = icon_extent(name)
+    scale = size / 100.0
+    corners = _corners(left * scale, -top * scale, right * scale, -bottom * scale)
+    return Shape(_placed(corners, x, y, rotate), (x, y, reach * scale))
+
+
+def _pip_shapes(element: Element) -> Iterator[Shape]:
+    """The same grid `draw._pips` lays out."""
+    count = int(element.get("count"))
+    if count <= 0:
+        return
+    columns = int(element.get("columns")) or max(1, round(count ** 0.5 + 0.01))
+    rows = -(-count // columns)
+    x0, y0, w, h = element.get("x"), element.get("y"), element.get("w"), element.get("h")
+    for index in range(count):
+        row, col = divmod(index, columns)
+        in_row = min(columns, count - row * columns)
+        cx = x0 + w * (col + 0.5 + (columns - in_row) / 2) / columns
+        cy = y0 + h * (row + 0.5) / rows
+        yield _icon_shape(element.get("icon"), cx, cy, element.get("size"), 0.0)
+
+
+def _placed(points: Iterable[Point], x: float, y: float, rotate: float) -> tuple[Point, ...]:
+    """Points relative to an anchor, turned `rotate` degrees clockwise (as layouts rotate) and moved to (x, y)."""
+    turn = math.radians(rotate)
+    cos, sin = math.cos(turn), math.sin(turn)
+    return tuple((x + px * cos - py * sin, y + px * sin + py * cos) for px, py in points)
+
+
+# -- the extent of an icon's art -------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
+
+
+@cache
+def icon_extent(name: str) -> tuple[float, float, float, float, float]:
+    """Left, bottom, right, top of the icon's ink in its 100-unit box (y up), and its reach from the centre.
+
+    Read from the very path operators the icon is drawn with: curves are sampled,
+    strokes widened by half their line width, nested transforms applied.
+    """
+    points: list[Point] = []
+    path: list[Point] = []
+    stack: list[tuple[float, ...]] = []
+    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    line_width = 1.0
+    operands: list[float] = []
+    current = (0.0, 0.0)
+
+    def place(px: float, py: float) -> Point:
+        a, b, c, d, e, f = matrix
+        return (a * px + c * py + e, b * px + d * py + f)
+
+    for token in icon_operators(name).split():
+        if _NUMBER.match(token):
+            operands.append(float(token))
+            continue
+        if token == "m" or token == "l":
+            current = (operands[0], operands[1])
+            path.append(place(*current))
+        elif token == "c":
+            x1, y1, x2, y2, x3, y3 = operands[:6]
+            x0, y0 = current
+            for step in range(1, 9):
+                t = step / 8
+                u = 1 - t
+                path.append(place(u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                                  u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+            current = (x3, y3)
+        elif token == "re":
+            rx, ry, rw, rh = operands[:4]
+            path.extend(place(px, py) for px, py in ((rx, ry), (rx + rw, ry), (rx + rw, ry + rh), (rx, ry + rh)))
+        elif token == "w":
+            line_width = operands[0]
+        elif token == "cm":
+            a, b, c, d, e, f = operands[:6]
+            m = matrix
+            matrix = (a * m[0] + b * m[2], a * m[1] + b * m[3], c * m[0] + d * m[2], c * m[1] + d * m[3],
+                      e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5])
+        elif token == "q":
+            stack.append((*matrix, line_width))
+        elif token == "Q" and stack:
+            *saved, line_width = stack.pop()
+            matrix = (saved[0], saved[1], saved[2], saved[3], saved[4], saved[5])
+        elif token in ("f", "f*", "F", "b", "b*", "B", "B*", "S", "s"):
+            pad = 0.0
+            if token not in ("f", "f*", "F"):
+                pad = line_width / 2 * math.sqrt(abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]))
+            for px, py in path:
+                points.extend(((px - pad, py - pad), (px + pad, py + pad), (px - pad, py + pad), (px + pad, py - pad)))
+            path = []
+        elif token == "n":
+            path = []
+        operands = []
+    if not points:
+        return (0.0, 0.0, 0.0, 0.0, 0.0)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    reach = max(math.hypot(px, py) for px, py in points)
+    return (min(xs), min(ys), max(xs), max(ys), reach)
+
+
+# -- `pnp validate` ------------------------------------------------------------------------------------
+
+
+def preflight_checks(game: Game, project: Project) -> list[Check]:
+    """One check per printable component side: its text and icons keep inside the safe zone and frames.
+
+    A failure names the layout's file:line of the element, the worst face, how far
+    it reaches out and how many faces do; a layout that does not resolve is left
+    to the layout checks (`render.fit`), which report it.
+    """
+    from generator.render.build import printable
+    from generator.render.faces import renderer
+
+    faces = renderer(project)
+    checks: list[Check] = []
+    for component in game.components:
+        if not printable(component):
+            continue
+        for side, layout_name in (("front", component.front), ("back", back_layout(component))):
+            if layout_name is None:
+                continue
+            try:
+                layout = faces.library.get(layout_name, component.location)
+                resolved = [(item, faces.face(game, component, item, side)) for item in component.items]
+            except DataError:
+                continue
+            checks.extend(_side_checks(component, side, layout, resolved))
+    return checks
+
+
+def _side_checks(component: Component, side: str, layout: Layout, resolved: list[tuple[Item, Face]]) -> list[Check]:
+    name = f"preflight {layout.name} ({component.id} {side})"
+    worst: dict[str, tuple[Problem, Item]] = {}
+    faces_failing: dict[str, int] = {}
+    for item, face in resolved:
+        for problem in problems(face, component.safe):
+            base = problem.element.split("[")[0]
+            faces_failing[base] = faces_failing.get(base, 0) + 1
+            if base not in worst or problem.by > worst[base][0].by:
+                worst[base] = (problem, item)
+    if not worst:
+        return [Check(name, f"text and icons inside the {component.safe:g} mm safe zone and declared frames",
+                      f"{len(resolved)} faces checked", True, layout.where)]
+    checks = []
+    for base, (problem, item) in worst.items():
+        where = next((e.where for e in layout.elements if e.name == base), layout.where)
+        count = faces_failing[base]
+        checks.append(Check(f"{name} element '{base}' inside", f"inside the {problem.region.describe()}",
+                            f"{problem.kind} '{problem.element}' reaches {problem.by:.2f} mm past the "
+                            f"{problem.region.label} on {item.key}"
+                            + (f" (and {count - 1} more faces)" if count > 1 else ""), False, where))
+    return checks
