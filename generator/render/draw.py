@@ -32,7 +32,12 @@ def colour(value: str) -> Any:
 
 
 def draw_face(c: Any, face: Face, bleed: float) -> None:
-    """Draw every element of `face`; `bleed` (mm) is how far `bleed: true` rectangles reach out."""
+    """Draw every element of `face`; `bleed` (mm) is how far `bleed: true` rectangles reach out.
+
+    A rectangle that reaches the trim (a band, a border) runs on `bleed` mm past
+    it on those sides in its own colour, so a cut a little off never shows the
+    background: print shops ask for this, and it needs no flag in the layout.
+    """
     for element in face.elements:
         painter = PAINTERS[element.type]
         painter(c, element, face, bleed)
@@ -70,6 +75,38 @@ def _rect(c: Any, e: Element, face: Face, bleed: float) -> None:
     w = e.get("w") if e.get("w") is not None else face.width - 2 * x
     h = e.get("h") if e.get("h") is not None else face.height - 2 * y
     radius = e.get("radius")
+    grown = _into_bleed(face, (x, y, w, h), bleed)
+    if grown != (x, y, w, h):  # it reaches the trim: its colour runs on into the bleed
+        if fill:
+            _box(c, face, grown, radius, fill=True, stroke=False)
+            fill = False
+        if stroke:  # a stroke on the trim: fill the band outside it with the stroke's colour
+            c.saveState()
+            c.setFillColor(colour(e.get("stroke")))
+            path = c.beginPath()
+            for gx, gy, gw, gh in (grown, (x, y, w, h)):
+                path.rect(pt(gx), _y(face, gy + gh), pt(gw), pt(gh))
+            c.drawPath(path, stroke=0, fill=1, fillMode=0)  # even-odd: the ring between the two
+            c.restoreState()
+    if fill or stroke:
+        _box(c, face, (x, y, w, h), radius, fill, stroke)
+
+
+def _into_bleed(face: Face, box: tuple[float, float, float, float], bleed: float) -> tuple[float, float, float, float]:
+    """A rectangle grown `bleed` mm past every side where it reaches the trim (unchanged when none does)."""
+    x, y, w, h = box
+    if bleed <= 0:
+        return box
+    edge = 1e-6
+    left = x - bleed if x <= edge else x
+    top = y - bleed if y <= edge else y
+    right = x + w + bleed if x + w >= face.width - edge else x + w
+    bottom = y + h + bleed if y + h >= face.height - edge else y + h
+    return (left, top, right - left, bottom - top)
+
+
+def _box(c: Any, face: Face, box: tuple[float, float, float, float], radius: float, fill: bool, stroke: bool) -> None:
+    x, y, w, h = box
     if radius > 0:
         c.roundRect(pt(x), _y(face, y + h), pt(w), pt(h), pt(radius), stroke=int(stroke), fill=int(fill))
     else:

@@ -1,0 +1,83 @@
+"""Bleed on every face: whatever colour a face has at its trim edge runs on into the bleed.
+
+Every distinct face of the four games is drawn alone (the single-face PDF of the
+PNG export) and read back: just outside the trim must match just inside it,
+at three points along every side (round faces: eight points around).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from generator.load import load_game
+from generator.project import Project
+from generator.render.build import printable
+from generator.render.faces import renderer
+from generator.render.layout import Face, back_layout
+from generator.render.raster import faces_pdf
+
+DPI = 100
+BLEED = 3.0
+GAMES = ("all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire")
+
+
+def distinct_faces(project: Project) -> list[tuple[str, Face]]:
+    faces = renderer(project)
+    found: dict[Face, str] = {}
+    for game_id in GAMES:
+        game = load_game(project, game_id)
+        for component in filter(printable, game.components):
+            for side in ("front", "back") if back_layout(component) else ("front",):
+                for item in component.items:
+                    found.setdefault(faces.face(game, component, item, side), f"{game_id} {item.key} {side}")
+    return [(label, face) for face, label in found.items()]
+
+
+def pairs(face: Face) -> list[tuple[str, tuple[float, float], tuple[float, float]]]:
+    """(where, a point 1.5 mm out in the bleed, the point 0.5 mm inside the trim), in mm from the trim's top-left."""
+    w, h = face.width, face.height
+    if face.shape == "circle":
+        r = w / 2
+        out = []
+        for step in range(8):
+            a = step * math.pi / 4
+            dx, dy = math.cos(a), math.sin(a)
+            out.append((f"{step * 45} deg", (r + dx * (r + 1.5), r + dy * (r + 1.5)),
+                        (r + dx * (r - 0.5), r + dy * (r - 0.5))))
+        return out
+    out = []
+    for f in (0.25, 0.5, 0.75):
+        out += [(f"top {f}", (w * f, -1.5), (w * f, 0.5)), (f"bottom {f}", (w * f, h + 1.5), (w * f, h - 0.5)),
+                (f"left {f}", (-1.5, h * f), (0.5, h * f)), (f"right {f}", (w + 1.5, h * f), (w - 0.5, h * f))]
+    return out
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b)) <= 12
+
+
+@pytest.fixture(scope="module")
+def rendered(project: Project) -> list[tuple[str, Face, object]]:
+    import pypdfium2 as pdfium
+
+    faces = distinct_faces(project)
+    document = pdfium.PdfDocument(faces_pdf([face for _, face in faces], BLEED, DPI))
+    images = [document[i].render(scale=DPI / 72).to_pil().convert("RGB") for i in range(len(faces))]
+    return [(label, face, image) for (label, face), image in zip(faces, images)]
+
+
+def test_every_face_bleeds_its_edge_colour(rendered) -> None:
+    assert len(rendered) > 100
+    wrong = []
+    for label, face, image in rendered:
+        # the page is the bleed box, centred on the trim
+        origin = ((image.width - face.width / 25.4 * DPI) / 2, (image.height - face.height / 25.4 * DPI) / 2)
+
+        def at(point: tuple[float, float], image=image, origin=origin) -> tuple[int, ...]:
+            return image.getpixel((int(origin[0] + point[0] / 25.4 * DPI), int(origin[1] + point[1] / 25.4 * DPI)))
+        for where, outside, inside in pairs(face):
+            if not close(at(outside), at(inside)):
+                wrong.append(f"{label} {where}: bleed {at(outside)} but edge {at(inside)}")
+    assert wrong == [], "\n".join(wrong)
