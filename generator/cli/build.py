@@ -71,6 +71,10 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
+@click.option("--guides", is_flag=True,
+              help="Draw trim (solid), bleed (dashed) and safe-zone (dotted) lines over every face; files named -guides.")
+@click.option("--ink-saver", is_flag=True,
+              help="Backgrounds off (white) and thin frames, for home printers; files named -inksaver.")
 @click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
@@ -78,7 +82,8 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
-                  no_gallery: bool, jobs: int, force: bool, clean: bool, **flags: bool) -> None:
+                  no_gallery: bool, jobs: int, force: bool, clean: bool, guides: bool = False, ink_saver: bool = False,
+                  **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -106,7 +111,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     options = BuildOptions(
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
-        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet,
+        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, guides=guides, ink_saver=ink_saver,
     )
     options.check()
     started = time.perf_counter()

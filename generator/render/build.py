@@ -63,6 +63,8 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
+    guides: bool = False  # --guides: trim, bleed and safe lines over the faces; files named -guides
+    ink_saver: bool = False  # --ink-saver: marked backgrounds white, frames thin; files named -inksaver
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 

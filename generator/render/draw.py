@@ -240,6 +240,35 @@ def _track(c: Any, e: Element, face: Face, bleed: float) -> None:
         c.drawCentredString(pt(x + cell / 2), _y(face, y0 + h / 2) - size * 0.35, str(first + index))
 
 
+GUIDE_COLOUR = "#ff00c8"  # magenta: no layout of ours uses it, and it reads on light and dark faces
+GUIDE_WIDTH = 0.35  # points
+
+
+def _guides(c: Any, e: Element, face: Face, bleed: float) -> None:
+    """Trim (solid), bleed edge (dashed) and safe zone (dotted) over the face (`--guides`)."""
+    c.saveState()
+    c.setStrokeColor(colour(GUIDE_COLOUR))
+    c.setLineWidth(GUIDE_WIDTH)
+    c.setLineCap(1)
+    inset = GUIDE_WIDTH / 2 / pt(1)  # mm: the bleed line stays whole inside the clipped bleed box
+    lines: list[tuple[float, list[float]]] = [(0.0, [])]
+    if (e.get("bleed") or 0.0) > inset:
+        lines.append((inset - e.get("bleed"), [3, 2]))
+    lines.append((e.get("safe"), [0.1, 1.6]))  # round caps make the short dashes dots
+    for offset, dash in lines:
+        w, h = face.width - 2 * offset, face.height - 2 * offset
+        if w <= 0 or h <= 0:
+            continue
+        c.setDash(dash, 0)
+        if face.shape == "circle":
+            c.circle(pt(face.width / 2), pt(face.height / 2), pt(w / 2), stroke=1, fill=0)
+        elif offset >= 0 and face.corner - offset > 0:
+            c.roundRect(pt(offset), pt(offset), pt(w), pt(h), pt(face.corner - offset), stroke=1, fill=0)
+        else:
+            c.rect(pt(offset), pt(offset), pt(w), pt(h), stroke=1, fill=0)
+    c.restoreState()
+
+
 PAINTERS: dict[str, Callable[[Any, Element, Face, float], None]] = {
     "rect": _rect,
     "circle": _circle,
@@ -250,4 +279,5 @@ PAINTERS: dict[str, Callable[[Any, Element, Face, float], None]] = {
     "pips": _pips,
     "image": _image,
     "track": _track,
+    "guides": _guides,
 }

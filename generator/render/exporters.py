@@ -50,6 +50,8 @@ class ExportInput:
 class PngSettings:
     bleed: float = 3.0
     dpi: int = DPI
+    guides: bool = False
+    ink_saver: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,19 +109,23 @@ class Exporter:
 
 
 def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
+    from generator.render.facestyle import style_of, styled
     from generator.render.imposition import impose
 
-    result = impose(given.faces, given.game, given.component, settings)
+    result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
-    return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, result.pdf,
-                       given.component.id, paper=paper, sheets=result.sheets)]
+    name = style_of(settings).name(f"{given.game.id}-{given.component.id}-{paper}.pdf")
+    return [OutputFile(name, FileKind.SHEET, result.pdf, given.component.id, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
+    from generator.render.facestyle import style_of, styled
     from generator.render.raster import export_pngs
 
-    return export_pngs(given.faces, given.game, given.component, settings.bleed, given.workers, settings.dpi,
-                       cache=given.cache)
+    files = export_pngs(styled(given.faces, settings), given.game, given.component, settings.bleed, given.workers,
+                        settings.dpi, cache=given.cache)
+    style = style_of(settings)
+    return files if style.plain else [dataclasses.replace(f, name=style.name(f.name)) for f in files]
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:

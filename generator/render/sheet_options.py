@@ -23,3 +23,5 @@ class SheetOptions:
     crop_marks: bool = True
     cut_lines: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
+    guides: bool = False  # trim, bleed and safe lines over every face (render.facestyle)
+    ink_saver: bool = False  # marked backgrounds white, frames thin (render.facestyle)
