@@ -219,25 +219,29 @@ def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
     c.drawImage(image, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
 
 
-def _track(c: Any, e: Element, face: Face, bleed: float) -> None:
-    """Numbered boxes `first`..`last` in one row filling `w` (a bid track, a score track)."""
+def track_cells(e: Element) -> list[tuple[int, tuple[float, float, float, float]]]:
+    """The numbered boxes of a track element: (number, (x, y, w, h) in mm), as `_track` draws them."""
     first, last = int(e.get("first")), int(e.get("last"))
     count = last - first + 1
     if count <= 0:
-        return
+        return []
     gap = e.get("gap")
     cell = (e.get("w") - gap * (count - 1)) / count
-    x0, y0, h = e.get("x"), e.get("y"), e.get("h")
+    return [(first + index, (e.get("x") + index * (cell + gap), e.get("y"), cell, e.get("h")))
+            for index in range(count)]
+
+
+def _track(c: Any, e: Element, face: Face, bleed: float) -> None:
+    """Numbered boxes `first`..`last` in one row filling `w` (a bid track, a score track)."""
     font, size = e.get("font"), e.get("size")
-    for index in range(count):
-        x = x0 + index * (cell + gap)
+    for number, (x, y0, cell, h) in track_cells(e):
         fill, stroke = _paint(c, e)
         if fill or stroke:
             c.roundRect(pt(x), _y(face, y0 + h), pt(cell), pt(h), pt(e.get("radius")), stroke=int(stroke),
                         fill=int(fill))
         c.setFillColor(colour(e.get("colour")))
         c.setFont(font, size)
-        c.drawCentredString(pt(x + cell / 2), _y(face, y0 + h / 2) - size * 0.35, str(first + index))
+        c.drawCentredString(pt(x + cell / 2), _y(face, y0 + h / 2) - size * 0.35, str(number))
 
 
 GUIDE_COLOUR = "#ff00c8"  # magenta: no layout of ours uses it, and it reads on light and dark faces

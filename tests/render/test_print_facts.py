@@ -1,0 +1,53 @@
+"""Facts two places must agree on: the bid marker and the bid track, the 5/6 marks and the rulebook."""
+
+from __future__ import annotations
+
+from generator.load import load_game
+from generator.project import Project
+from generator.render.documents.rulebook import parse_template, rulebook_template
+from generator.render.draw import track_cells
+from generator.render.faces import renderer
+from tests.helpers import edit
+
+
+def test_the_bid_marker_fits_one_space_of_the_bid_track(project: Project) -> None:
+    game = load_game(project, "pirate-tricks")
+    bid, marker = game.component("bid"), game.component("bid-marker")
+    assert marker.size.shape == "circle"
+    diameter = marker.size.width
+    for item in bid.items:
+        face = renderer(project).face(game, bid, item, "front")
+        cells = [cell for e in face.elements if e.type == "track" for cell in track_cells(e)]
+        numbers = [number for number, _ in cells]
+        assert numbers == list(range(item.fields["first"], item.fields["last"] + 1))  # every bid, once
+        for number, (x, y, w, h) in cells:
+            assert diameter <= min(w, h), f"a {diameter:g} mm marker does not fit box {number} ({w:.1f} x {h:.1f} mm)"
+            assert diameter >= 0.75 * min(w, h), f"box {number} is much bigger than the marker: which number is it on?"
+            assert x >= 0 and x + w <= face.width and y >= 0 and y + h <= face.height
+
+
+def rulebook_text(project: Project, game) -> str:
+    _, blocks = parse_template(rulebook_template(game, project), game, project)
+    return " ".join(str(block) for block in blocks)
+
+
+def mark_positions(project: Project, game) -> list[tuple[float, float]]:
+    pirates = game.component("pirate")
+    faces = [renderer(project).face(game, pirates, item, "front") for item in pirates.items if item.fields.get("marked")]
+    assert len(faces) == 18
+    return [(e.get("x") / f.width, e.get("y") / f.height) for f in faces for e in f.elements if e.name == "badge"]
+
+
+def test_the_player_count_marks_sit_where_the_rulebook_says(project: Project) -> None:
+    game = load_game(project, "all-hands-on-deck")
+    assert game.theme["mark_corner"] == "bottom right"  # what the rule text says
+    assert "in the bottom right corner" in rulebook_text(project, game)
+    positions = mark_positions(project, game)
+    assert len(positions) == 18 and all(x > 0.5 and y > 0.5 for x, y in positions)
+
+
+def test_marks_and_rulebook_move_together(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "all-hands-on-deck" / "game.yaml", "mark_corner: bottom right", "mark_corner: top right")
+    game = load_game(project_copy, "all-hands-on-deck")
+    assert "in the top right corner" in rulebook_text(project_copy, game)
+    assert all(x > 0.5 and y < 0.5 for x, y in mark_positions(project_copy, game))
