@@ -14,6 +14,11 @@ error at the layout's file:line rather than an empty string on 54 cards.
 `rows:` and `cols:` repeat an element over a grid (a board's sea spaces):
 every copy sees `row` and `col` (from 0) in its templates.
 
+A rect or circle with `frame: true` is the frame `pnp validate` keeps text and
+icons inside (`render.preflight`); `ink: background` / `ink: frame` mark what
+`--ink-saver` lightens (`render.facestyle`). A filled rect that reaches the trim
+runs on into the bleed by itself (`draw._rect`).
+
 `extends: game/base` inherits a parent's vars and elements; a child element
 with the same `name` overrides the parent's keys (or drops it with
 `remove: true`), new names are appended on top.

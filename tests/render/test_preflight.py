@@ -146,3 +146,16 @@ def test_burning_sides_of_a_fleet_are_identical(project: Project) -> None:
         assert len(pdfs) == 1
         shown = " ".join(str(e.get("text")) for e in burning[0].elements if e.type in ("text", "textbox"))
         assert shown == "ON FIRE"
+
+
+def test_pnp_validate_refuses_a_face_past_the_safe_zone(fresh_project: Project) -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import cli
+
+    write_layout(fresh_project, PORT, "elements:\n  - {name: edge, type: icon, icon: anchor, x: 61, y: 40, size: 6}\n")
+    result = CliRunner().invoke(cli, ["--root", str(fresh_project.root), "validate", "counterattack"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "element 'edge'" in line and ".yaml:" in line]
+    assert lines and lines[-1].strip().startswith("templates/layouts/counterattack/port.yaml:2:")
+    assert "Traceback" not in result.output
