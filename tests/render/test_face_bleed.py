@@ -81,3 +81,24 @@ def test_every_face_bleeds_its_edge_colour(rendered) -> None:
             if not close(at(outside), at(inside)):
                 wrong.append(f"{label} {where}: bleed {at(outside)} but edge {at(inside)}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_only_the_sides_that_reach_the_trim_run_on() -> None:
+    import pypdfium2 as pdfium
+
+    from generator.render.layout import Element
+
+    band = Element("rect", "band", (("fill", "#ff0000"), ("h", 10.0), ("w", 40.0), ("x", 0.0), ("y", 0.0)))
+    border = Element("rect", "border", (("stroke", "#0000ff"), ("stroke_width", 2.0), ("x", 0.0), ("y", 0.0)))
+    face = Face(40.0, 40.0, "rect", 0.0, (
+        Element("rect", "ground", (("bleed", True), ("fill", "#ffffff"))), border, band))  # the band on top
+    image = pdfium.PdfDocument(faces_pdf([face], BLEED, DPI))[0].render(scale=DPI / 72).to_pil().convert("RGB")
+    origin = (image.width - 40 / 25.4 * DPI) / 2
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, ...]:
+        return image.getpixel((int(origin + x_mm / 25.4 * DPI), int(origin + y_mm / 25.4 * DPI)))
+
+    red, blue = (255, 0, 0), (0, 0, 255)
+    assert close(at(20, -1.5), red) and close(at(-1.5, 5), red)  # the band: above it and beside it
+    assert close(at(-1.5, 30), blue) and close(at(20, 41.5), blue)  # the border's colour fills the bleed
+    assert close(at(20, 20), (255, 255, 255))  # inside stays as drawn
