@@ -68,6 +68,9 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Shift backs by X,Y mm to match a printer's front/back drift.")
 @exporter_options
+@click.option("--preset", "presets", multiple=True, metavar="NAME",
+              help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
+                   "see README 'Print services' for the names).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
@@ -78,7 +81,8 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
-                  no_gallery: bool, jobs: int, force: bool, clean: bool, **flags: bool) -> None:
+                  no_gallery: bool, jobs: int, force: bool, clean: bool, presets: tuple[str, ...] = (),
+                  **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -106,7 +110,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     options = BuildOptions(
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
-        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet,
+        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, presets=presets,
     )
     options.check()
     started = time.perf_counter()
@@ -119,14 +123,33 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
                 raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
         result = session.build(games, options, force=force, clean=clean,
                                progress=_progress_bar if ctx.show_progress else None)
+        skip_notes = _preset_skips(session, games, options)
     for warning in result.all_warnings():
         ctx.note(f"warning: {warning}")
+    for line in skip_notes:
+        ctx.note(line)
     if not ctx.quiet:
         elapsed = time.perf_counter() - started
         where = ctx.project.display(ctx.project.output_dir)
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
         if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not no_gallery):
             click.echo(f"gallery: {where}/index.html")
+
+
+def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[str]:
+    """One line per preset and game naming the components that service does not take, and why."""
+    from generator.render.build import selected
+    from generator.render.presets import preset as find_preset
+
+    lines = []
+    for name in options.presets:
+        chosen = find_preset(name)
+        for game_id in session.game_ids(games):
+            skipped = [f"{c.id} ({chosen.skip_reason(c)})" for c in selected(session.load(game_id), options)
+                       if chosen.skip_reason(c)]
+            if skipped:
+                lines.append(f"note: --preset {name} skips {game_id}: {'; '.join(skipped)}")
+    return lines
 
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:

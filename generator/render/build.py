@@ -19,6 +19,8 @@ Output layout (documented for users):
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs
   output/<game>/preview/<component>-<item>.png   gallery previews
+  output/<game>/<preset>/...                     with --preset NAME: what that print service asks for,
+                                                 plus <component>-manifest.csv (copies per face)
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from generator.model import Component, Game
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
-from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput
+from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
 from generator.render.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.outputs import FileRecord, OutputFile
+from generator.render.presets import preset
 from generator.render.sheet_options import DUPLEX_MODES
 from generator.render.units import PAPERS, paper
 
@@ -63,6 +66,7 @@ class BuildOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
+    presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 
@@ -81,9 +85,12 @@ class BuildOptions:
             raise UsageError("--back-offset must be at most 10 mm each way")
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
+        for name in self.presets:
+            preset(name)
 
     def exporters(self) -> list[Exporter]:
-        return [EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+        return ([EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+                + [preset_exporter(preset(name)) for name in self.presets])
 
 
 def options_key(options: Any) -> str:

@@ -128,6 +128,23 @@ def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
     return export_tts(given.faces, given.game, given.component, given.workers)
 
 
+def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
+    from generator.render.service import export_preset
+
+    if settings.preset is None:
+        return []
+    return export_preset(given.faces, given.game, given.component, settings.preset, given.workers)
+
+
+def preset_exporter(preset: Any) -> Exporter:
+    """The exporter of one print-service preset (`generator.render.presets`): output/<game>/<preset name>/."""
+    from generator.render.service import PresetSettings
+
+    base = Exporter("preset", "", PresetSettings, _service)
+    return Exporter.preset(f"preset:{preset.name}", "preset", folder=preset.name, fixed={"preset": preset},
+                           registry={"preset": base})
+
+
 def _preview(given: ExportInput, settings: PreviewSettings) -> list[OutputFile]:
     from generator.render.raster import export_previews
 
