@@ -217,14 +217,17 @@ def _pdf_deck(renderer: FaceRenderer, game: Game, component: Component, preset: 
               workers: Workers) -> _Written:
     geo = geometry(preset, component)
     cards = designs(renderer, game, component)
-    faces: list[Face] = []
+    faces: list[Face] = []  # each distinct face once (a shared back is one form for the whole deck)
+    index: dict[Face, int] = {}
     slots: dict[tuple[int, str], int] = {}
     for number, card in enumerate(cards):
         for side in preset.page_order:
             face = card.front if side == "front" else card.back
             if face is not None:
-                slots[(number, side)] = len(faces)
-                faces.append(face)
+                if face not in index:
+                    index[face] = len(faces)
+                    faces.append(face)
+                slots[(number, side)] = index[face]
     order: list[int] = []
     rows: list[dict[str, Any]] = []
     for number, card in enumerate(cards):
