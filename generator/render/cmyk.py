@@ -69,7 +69,8 @@ class ColourConverter:
         from PIL import Image, ImageCms
 
         pixel = Image.new("RGB", (1, 1), tuple(round(v * 255) for v in (r, g, b)))
-        c, m, y, k = (v / 255 for v in ImageCms.applyTransform(pixel, self.transform()).getpixel((0, 0)))
+        converted: Any = ImageCms.applyTransform(pixel, self.transform())
+        c, m, y, k = (v / 255 for v in converted.getpixel((0, 0)))
         return self.capped(c, m, y, k)
 
     def capped(self, c: float, m: float, y: float, k: float) -> tuple[float, float, float, float]:
