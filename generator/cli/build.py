@@ -71,6 +71,9 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--preset", "presets", multiple=True, metavar="NAME",
               help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
                    "see README 'Print services' for the names).")
+@click.option("--tts-url", "tts_url", default="", metavar="BASE",
+              help="With --tts: base URL where output/ is hosted, for the images in the TTS saved objects "
+                   "(default: file:// URIs of output/ on this machine).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
@@ -82,7 +85,7 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
                   no_gallery: bool, jobs: int, force: bool, clean: bool, presets: tuple[str, ...] = (),
-                  **flags: bool) -> None:
+                  tts_url: str = "", **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -111,6 +114,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
         jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, presets=presets,
+        tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
     )
     options.check()
     started = time.perf_counter()

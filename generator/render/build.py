@@ -67,6 +67,7 @@ class BuildOptions:
     exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
     presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
+    tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 

@@ -54,7 +54,9 @@ class PngSettings:
 
 @dataclass(frozen=True)
 class TtsSettings:
-    """Tabletop Simulator sheets have fixed limits (see `raster.export_tts`): nothing to set."""
+    """Tabletop Simulator sheets have fixed limits (see `raster.export_tts`); `tts_url` is the images' base URL."""
+
+    tts_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
     from generator.render.raster import export_tts
 
-    return export_tts(given.faces, given.game, given.component, given.workers)
+    base = f"{settings.tts_url.rstrip('/')}/{given.game.id}/tts/" if settings.tts_url else ""
+    return export_tts(given.faces, given.game, given.component, given.workers, base)
 
 
 def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
