@@ -71,6 +71,9 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--preset", "presets", multiple=True, metavar="NAME",
               help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
                    "see README 'Print services' for the names).")
+@click.option("--colour", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
+              help="cmyk: write the sheets (and --png's face PDFs) as CMYK PDF/X through the shipped FOGRA39 "
+                   "profile, total ink at most 240%.")
 @click.option("--tts-url", "tts_url", default="", metavar="BASE",
               help="With --tts: base URL where output/ is hosted, for the images in the TTS saved objects "
                    "(default: file:// URIs of output/ on this machine).")
@@ -85,7 +88,7 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
                   no_gallery: bool, jobs: int, force: bool, clean: bool, presets: tuple[str, ...] = (),
-                  tts_url: str = "", **flags: bool) -> None:
+                  tts_url: str = "", colour: str = "rgb", **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -114,7 +117,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
         jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, presets=presets,
-        tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
+        colour=colour, tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
     )
     options.check()
     started = time.perf_counter()

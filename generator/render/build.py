@@ -67,6 +67,7 @@ class BuildOptions:
     exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
     presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
+    colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.cmyk)
     tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
@@ -88,6 +89,8 @@ class BuildOptions:
             raise UsageError("--jobs must be at least 1")
         for name in self.presets:
             preset(name)
+        if self.colour not in ("rgb", "cmyk"):
+            raise UsageError(f"--colour {self.colour!r} must be rgb or cmyk")
 
     def exporters(self) -> list[Exporter]:
         return ([EXPORTERS[name] for name in EXPORTERS if name in self.exports]

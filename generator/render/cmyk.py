@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 PROFILE = Path(__file__).with_name("icc") / "PiratePress-FOGRA39L-TAC240.icc"
+PROFILE_INK_LIMIT = 240  # the total ink limit the profile was built with (colprof -l240), used by --colour cmyk
 OUTPUT_CONDITION = "FOGRA39"
 OUTPUT_CONDITION_INFO = "Coated FOGRA39 (ISO 12647-2:2004), total ink limit 240 %"
 REGISTRY = "http://www.color.org"

@@ -47,9 +47,17 @@ class ExportInput:
 
 
 @dataclass(frozen=True)
+class PrintSheetOptions(SheetOptions):
+    """The sheets exporter's settings: how to impose, and the colour of the file (rgb, or cmyk PDF/X)."""
+
+    colour: str = "rgb"
+
+
+@dataclass(frozen=True)
 class PngSettings:
     bleed: float = 3.0
     dpi: int = DPI
+    colour: str = "rgb"  # the single-face PDF beside the PNGs follows --colour; PNGs stay RGB
 
 
 @dataclass(frozen=True)
@@ -108,20 +116,33 @@ class Exporter:
         return dataclasses.replace(parent, name=name, folder=folder, flag="", fixed=MappingProxyType(dict(fixed)))
 
 
-def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
+def _in_colour(pdf: bytes, colour: str, title: str) -> bytes:
+    """The PDF as asked by --colour: unchanged for rgb, CMYK PDF/X through the shipped profile for cmyk."""
+    if colour != "cmyk":
+        return pdf
+    from generator.render.cmyk import PROFILE_INK_LIMIT, to_pdfx
+
+    return to_pdfx(pdf, PROFILE_INK_LIMIT, title)
+
+
+def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
     from generator.render.imposition import impose
 
     result = impose(given.faces, given.game, given.component, settings)
     paper = settings.paper.name
-    return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, result.pdf,
+    pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}")
+    return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, pdf,
                        given.component.id, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
     from generator.render.raster import export_pngs
 
-    return export_pngs(given.faces, given.game, given.component, settings.bleed, given.workers, settings.dpi,
-                       cache=given.cache)
+    files = export_pngs(given.faces, given.game, given.component, settings.bleed, given.workers, settings.dpi,
+                        cache=given.cache)
+    title = f"{given.game.title}: {given.component.plural}"
+    return [dataclasses.replace(f, data=_in_colour(f.data, settings.colour, title)) if f.kind is FileKind.FACES_PDF
+            else f for f in files]
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
@@ -158,7 +179,7 @@ SHEETS = "sheets"
 PREVIEW = "preview"
 
 EXPORTERS: Mapping[str, Exporter] = MappingProxyType({e.name: e for e in (
-    Exporter(SHEETS, "", SheetOptions, _sheets, per_paper=True),
+    Exporter(SHEETS, "", PrintSheetOptions, _sheets, per_paper=True),
     Exporter("png", "png", PngSettings, _png, flag="--png",
              help="Also export every face as a 300 dpi PNG (with bleed)."),
     Exporter("tts", "tts", TtsSettings, _tts, flag="--tts", help="Also export Tabletop Simulator deck sheets."),

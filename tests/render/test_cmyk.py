@@ -167,3 +167,22 @@ def test_conversion_is_deterministic(dtc_pirates) -> None:
         again = export_preset(renderer(project), game, game.component("pirate"), registry()["drivethrucards"],
                               workers)
     assert {f.name: f.data for f in again} == dtc_pirates
+
+
+def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monkeypatch, capsys) -> None:
+    from tests.helpers import run_pnp
+
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--force", "--only", "port",
+                           "--paper", "a4", "--no-gallery", "--colour", "cmyk", "--png")
+    assert code == 0, err
+    out = fresh_project.output_dir / "counterattack"
+    for path in (out / "counterattack-port-a4.pdf", out / "png" / "counterattack-port-faces.pdf"):
+        document = pikepdf.open(path)
+        operators, max_ink, spaces = colour_report(document)
+        assert not operators & RGB_OPERATORS and not any("RGB" in s for s in spaces), path.name
+        assert 0 < max_ink <= 240.0 + 1e-9
+        assert document.Root.OutputIntents[0].S == pikepdf.Name.GTS_PDFX
+        assert all("/TrimBox" in page.obj and "/BleedBox" in page.obj for page in document.pages)
+    code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--colour", "hsv")
+    assert code != 0 and "hsv" in err and "Traceback" not in err
