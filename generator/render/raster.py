@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import io
 import math
+import struct
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -179,6 +181,15 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     return [image for image in images if image is not None]
 
 
+def with_dpi(png: bytes, dpi: int) -> bytes:
+    """The PNG with a pHYs chunk saying `dpi` (inserted after IHDR; the pixels are not touched)."""
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    ihdr_end = 8 + 4 + 4 + 13 + 4  # signature, IHDR length, type, data, CRC
+    return png[:ihdr_end] + chunk + png[ihdr_end:]
+
+
 def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
                 workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> list[OutputFile]:
     """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
@@ -187,7 +198,8 @@ def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed:
     images = rasterize(files.faces, bleed, dpi, workers, cache)
     out = [OutputFile(f"{game.id}-{component.id}-faces.pdf", FileKind.FACES_PDF, pdf, component.id)]
     for names, labels, image in zip(files.names, files.labels, images):
-        out.extend(OutputFile(name, FileKind.PNG, image, component.id, label) for name, label in zip(names, labels))
+        marked = with_dpi(image, dpi)  # print tools read the size from it (the cache keeps the bare image)
+        out.extend(OutputFile(name, FileKind.PNG, marked, component.id, label) for name, label in zip(names, labels))
     return out
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import struct
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -139,15 +137,6 @@ def pages_pdf(faces: Sequence[Face], order: Sequence[int], geo: Geometry, title:
     return buffer.getvalue()
 
 
-def with_dpi(png: bytes, dpi: int) -> bytes:
-    """The PNG with a pHYs chunk saying `dpi` (inserted after IHDR; the pixels are not touched)."""
-    per_metre = round(dpi / 0.0254)
-    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
-    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
-    ihdr_end = 8 + 4 + 4 + 13 + 4  # signature, IHDR length, type, data, CRC
-    return png[:ihdr_end] + chunk + png[ihdr_end:]
-
-
 def manifest(preset: Preset, rows: list[dict[str, Any]]) -> tuple[str, bytes]:
     """(extension, bytes) of the manifest: one row per face file or page with its copies."""
     if preset.manifest == "json":
@@ -184,7 +173,7 @@ _Written = tuple[list[OutputFile], list[dict[str, Any]]]
 
 
 def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Preset, workers: Workers) -> _Written:
-    from generator.render.raster import _scale
+    from generator.render.raster import _scale, with_dpi
 
     geo = geometry(preset, component)
     cards = designs(renderer, game, component)

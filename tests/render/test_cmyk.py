@@ -88,6 +88,19 @@ def test_deck_pdf_has_an_output_intent_with_the_shipped_profile(dtc_pirates) -> 
     assert intent.DestOutputProfile.N == 4 and intent.DestOutputProfile.read_bytes() == PROFILE.read_bytes()
     assert str(document.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
     assert document.pdf_version == "1.4"
+    assert PROFILE.read_bytes()[8] == 2  # an ICC v2 profile, as PDF 1.4 readers expect
+    assert "/ID" in document.trailer
+
+
+def test_deck_pdf_has_no_transparency(dtc_pirates) -> None:
+    """PDF/X-1a allows no transparency: no soft masks, no constant alpha below 1, no transparency groups."""
+    document = pikepdf.open(io.BytesIO(dtc_pirates["all-hands-on-deck-pirate.pdf"]))
+    for obj in document.objects:
+        if not isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
+            continue
+        assert "/SMask" not in obj or obj.SMask == pikepdf.Name("/None")
+        assert float(obj.get("/CA", 1)) == 1 and float(obj.get("/ca", 1)) == 1
+        assert "/Group" not in obj
 
 
 def test_every_page_has_trim_and_bleed_boxes_of_the_service(dtc_pirates) -> None:

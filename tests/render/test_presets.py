@@ -79,6 +79,15 @@ def test_manifest_counts_equal_the_data(tgc_pirates, all_hands) -> None:
     assert set(tgc_pirates) == {row["file"] for row in table} | {"pirate-manifest.csv"}
 
 
+def test_plain_png_export_also_says_300_dpi(real, all_hands) -> None:
+    from generator.render.raster import export_pngs
+
+    with Workers(1) as workers:
+        files = export_pngs(renderer(real), all_hands, all_hands.component("start-player"), 3.0, workers)
+    png = next(f for f in files if f.name.endswith(".png"))
+    assert tuple(round(v) for v in Image.open(io.BytesIO(png.data)).info["dpi"]) == (300, 300)
+
+
 def test_mpc_is_822_by_1122(real, all_hands) -> None:
     files = export(real, all_hands, "curse", registry()["mpc"])
     image = Image.open(io.BytesIO(files["curse-001-curse.png"]))

@@ -31,6 +31,18 @@ def tts_files(project, game, component_id: str, base: str = "") -> dict[str, byt
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+def test_every_tile_and_token_is_one_object_per_copy(real, game_id) -> None:
+    game = load_game(real, game_id)
+    for component in (c for c in game.components if c.kind in ("tile", "token")):
+        files = tts_files(real, game, component.id)
+        states = json.loads(files[f"{component.id}-saved-object.json"])["ObjectStates"]
+        expected = {"tile": "Custom_Tile", "token": "Custom_Token"}[component.kind]
+        assert {s["Name"] for s in states} == {expected}
+        nicknames = Counter(s["Nickname"].rsplit(": ", 1)[1] for s in states)
+        assert nicknames == {item.id: item.count for item in component.items}, component.id
+
+
+@pytest.mark.parametrize("game_id", GAMES)
 def test_every_deck_arrives_with_its_true_counts(real, game_id) -> None:
     game = load_game(real, game_id)
     for component in (c for c in game.components if c.kind == "card"):
