@@ -108,6 +108,11 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     --png writes output/<game>/png/<component>-<item>-<copy>.png (300 dpi,
     with bleed) and a one-face-per-page PDF with TrimBox and BleedBox; --tts
     writes Tabletop Simulator deck sheets to output/<game>/tts/.
+
+    --preset NAME writes what a print service asks for to output/<game>/NAME/
+    (tgc, mpc, drivethrucards, printplaygames, home-a4, home-letter; see the
+    README's "Print services"); --colour cmyk makes the sheets CMYK PDF/X;
+    --tts also writes TTS saved objects, their images at --tts-url.
     """
     from generator.pipeline import BuildSession
     from generator.render.build import BuildOptions

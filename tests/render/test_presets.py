@@ -186,3 +186,14 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
     code, _, err = run_pnp(capsys, *base, "--preset", "kinkos")
     assert code != 0 and "unknown preset 'kinkos' (presets: tgc, mpc" in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
+                           "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
+    assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
+                     "(kinds: card))"]
+    assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
