@@ -13,7 +13,8 @@ conversion that reads the content streams catches every colour that code
 - caps the total ink of every colour at the limit (the profile is built with
   the same 240 % limit; the cap catches interpolation overshoot), scaling
   C, M and Y down and keeping K;
-- converts RGB images to CMYK pixels through the same profile;
+- converts RGB images to CMYK pixels through the same profile, and refuses
+  (one line) an image with transparency, which PDF/X-1a cannot hold;
 - adds the OutputIntent (GTS_PDFX, FOGRA39 condition, the profile embedded),
   the PDF/X version keys, and TrimBox/BleedBox on any page lacking them.
 
@@ -97,6 +98,7 @@ def to_pdfx(pdf: bytes, ink_limit: int | None, title: str) -> bytes:
 
     converter = ColourConverter(ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
+    _refuse_transparency(document, title)
     done: set[tuple[int, int]] = set()
     for page in document.pages:
         _convert_page(document, page, converter, done)
@@ -106,6 +108,17 @@ def to_pdfx(pdf: bytes, ink_limit: int | None, title: str) -> bytes:
     document.save(out, deterministic_id=True, compress_streams=True, min_version="1.4",
                   object_stream_mode=pikepdf.ObjectStreamMode.disable)  # PDF/X-1a: PDF 1.4, no object streams
     return out.getvalue()
+
+
+def _refuse_transparency(document: Any, title: str) -> None:
+    """PDF/X-1a allows no transparency; flattening it here would guess the background, so say so instead."""
+    from generator.errors import UsageError
+
+    for obj in document.objects:
+        soft_mask = getattr(obj, "get", lambda key, default=None: default)("/SMask")
+        if soft_mask is not None and str(soft_mask) != "/None":
+            raise UsageError(f"{title}: an image with transparency cannot go into CMYK PDF/X-1a; give the image an "
+                             "opaque background, or build with --colour rgb")
 
 
 def _convert_page(document: Any, page: Any, converter: ColourConverter, done: set[tuple[int, int]]) -> None:

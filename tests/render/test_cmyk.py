@@ -173,6 +173,22 @@ def test_rgb_images_become_cmyk_pixels() -> None:
     assert "/TrimBox" in page and "/BleedBox" in page
 
 
+def test_an_image_with_transparency_is_refused_in_one_line() -> None:
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    from generator.errors import PnpError
+
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, invariant=1)
+    c.drawImage(ImageReader(Image.new("RGBA", (8, 8), (20, 90, 200, 128))), 100, 100, 40, 40, mask="auto")
+    c.showPage()
+    c.save()
+    with pytest.raises(PnpError, match=r"^Deck: an image with transparency cannot go into CMYK PDF/X-1a; .*--colour rgb$"):
+        to_pdfx(buffer.getvalue(), 240, "Deck")
+
+
 def test_conversion_is_deterministic(dtc_pirates) -> None:
     project = Project.at(REPO)
     game = load_game(project, "all-hands-on-deck")
