@@ -68,6 +68,15 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Shift backs by X,Y mm to match a printer's front/back drift.")
 @exporter_options
+@click.option("--preset", "presets", multiple=True, metavar="NAME",
+              help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
+                   "see README 'Print services' for the names).")
+@click.option("--colour", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
+              help="cmyk: write the sheets (and --png's face PDFs) as CMYK PDF/X through the shipped FOGRA39 "
+                   "profile, total ink at most 240%.")
+@click.option("--tts-url", "tts_url", default="", metavar="BASE",
+              help="With --tts: base URL where output/ is hosted, for the images in the TTS saved objects "
+                   "(default: file:// URIs of output/ on this machine).")
 @click.option("--jobs", "-j", type=click.IntRange(0), default=0, show_default=True,
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
@@ -83,7 +92,7 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
                   no_gallery: bool, jobs: int, force: bool, clean: bool, guides: bool = False, ink_saver: bool = False,
-                  **flags: bool) -> None:
+                  presets: tuple[str, ...] = (), tts_url: str = "", colour: str = "rgb", **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -103,6 +112,11 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     --png writes output/<game>/png/<component>-<item>-<copy>.png (300 dpi,
     with bleed) and a one-face-per-page PDF with TrimBox and BleedBox; --tts
     writes Tabletop Simulator deck sheets to output/<game>/tts/.
+
+    --preset NAME writes what a print service asks for to output/<game>/NAME/
+    (tgc, mpc, drivethrucards, printplaygames, home-a4, home-letter; see the
+    README's "Print services"); --colour cmyk makes the sheets CMYK PDF/X;
+    --tts also writes TTS saved objects, their images at --tts-url.
     """
     from generator.pipeline import BuildSession
     from generator.render.build import BuildOptions
@@ -112,6 +126,8 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
         jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, guides=guides, ink_saver=ink_saver,
+        presets=presets, colour=colour,
+        tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
     )
     options.check()
     started = time.perf_counter()
@@ -124,14 +140,33 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
                 raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
         result = session.build(games, options, force=force, clean=clean,
                                progress=_progress_bar if ctx.show_progress else None)
+        skip_notes = _preset_skips(session, games, options)
     for warning in result.all_warnings():
         ctx.note(f"warning: {warning}")
+    for line in skip_notes:
+        ctx.note(line)
     if not ctx.quiet:
         elapsed = time.perf_counter() - started
         where = ctx.project.display(ctx.project.output_dir)
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
         if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not no_gallery):
             click.echo(f"gallery: {where}/index.html")
+
+
+def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[str]:
+    """One line per preset and game naming the components that service does not take, and why."""
+    from generator.render.build import selected
+    from generator.render.presets import preset as find_preset
+
+    lines = []
+    for name in options.presets:
+        chosen = find_preset(name)
+        for game_id in session.game_ids(games):
+            skipped = [f"{c.id} ({chosen.skip_reason(c)})" for c in selected(session.load(game_id), options)
+                       if chosen.skip_reason(c)]
+            if skipped:
+                lines.append(f"note: --preset {name} skips {game_id}: {'; '.join(skipped)}")
+    return lines
 
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:

@@ -19,6 +19,8 @@ Output layout (documented for users):
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs
   output/<game>/preview/<component>-<item>.png   gallery previews
+  output/<game>/<preset>/...                     with --preset NAME: what that print service asks for,
+                                                 plus <component>-manifest.csv (copies per face)
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from generator.model import Component, Game
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
-from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput
+from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
 from generator.render.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.outputs import FileRecord, OutputFile
+from generator.render.presets import preset
 from generator.render.sheet_options import DUPLEX_MODES
 from generator.render.units import PAPERS, paper
 
@@ -65,6 +68,9 @@ class BuildOptions:
     booklet: bool = False
     guides: bool = False  # --guides: trim, bleed and safe lines over the faces; files named -guides
     ink_saver: bool = False  # --ink-saver: marked backgrounds white, frames thin; files named -inksaver
+    presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
+    colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.cmyk)
+    tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 
@@ -83,9 +89,14 @@ class BuildOptions:
             raise UsageError("--back-offset must be at most 10 mm each way")
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
+        for name in self.presets:
+            preset(name)
+        if self.colour not in ("rgb", "cmyk"):
+            raise UsageError(f"--colour {self.colour!r} must be rgb or cmyk")
 
     def exporters(self) -> list[Exporter]:
-        return [EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+        return ([EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+                + [preset_exporter(preset(name)) for name in self.presets])
 
 
 def options_key(options: Any) -> str:

@@ -47,16 +47,26 @@ class ExportInput:
 
 
 @dataclass(frozen=True)
+class PrintSheetOptions(SheetOptions):
+    """The sheets exporter's settings: how to impose, and the colour of the file (rgb, or cmyk PDF/X)."""
+
+    colour: str = "rgb"
+
+
+@dataclass(frozen=True)
 class PngSettings:
     bleed: float = 3.0
     dpi: int = DPI
     guides: bool = False
     ink_saver: bool = False
+    colour: str = "rgb"  # the single-face PDF beside the PNGs follows --colour; PNGs stay RGB
 
 
 @dataclass(frozen=True)
 class TtsSettings:
-    """Tabletop Simulator sheets have fixed limits (see `raster.export_tts`): nothing to set."""
+    """Tabletop Simulator sheets have fixed limits (see `raster.export_tts`); `tts_url` is the images' base URL."""
+
+    tts_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -108,14 +118,24 @@ class Exporter:
         return dataclasses.replace(parent, name=name, folder=folder, flag="", fixed=MappingProxyType(dict(fixed)))
 
 
-def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
+def _in_colour(pdf: bytes, colour: str, title: str) -> bytes:
+    """The PDF as asked by --colour: unchanged for rgb, CMYK PDF/X through the shipped profile for cmyk."""
+    if colour != "cmyk":
+        return pdf
+    from generator.render.cmyk import PROFILE_INK_LIMIT, to_pdfx
+
+    return to_pdfx(pdf, PROFILE_INK_LIMIT, title)
+
+
+def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
     from generator.render.facestyle import style_of, styled
     from generator.render.imposition import impose
 
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
     name = style_of(settings).name(f"{given.game.id}-{given.component.id}-{paper}.pdf")
-    return [OutputFile(name, FileKind.SHEET, result.pdf, given.component.id, paper=paper, sheets=result.sheets)]
+    pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}")
+    return [OutputFile(name, FileKind.SHEET, pdf, given.component.id, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
@@ -125,13 +145,35 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
     files = export_pngs(styled(given.faces, settings), given.game, given.component, settings.bleed, given.workers,
                         settings.dpi, cache=given.cache)
     style = style_of(settings)
-    return files if style.plain else [dataclasses.replace(f, name=style.name(f.name)) for f in files]
+    if not style.plain:
+        files = [dataclasses.replace(f, name=style.name(f.name)) for f in files]
+    title = f"{given.game.title}: {given.component.plural}"
+    return [dataclasses.replace(f, data=_in_colour(f.data, settings.colour, title)) if f.kind is FileKind.FACES_PDF
+            else f for f in files]
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
     from generator.render.raster import export_tts
 
-    return export_tts(given.faces, given.game, given.component, given.workers)
+    base = f"{settings.tts_url.rstrip('/')}/{given.game.id}/tts/" if settings.tts_url else ""
+    return export_tts(given.faces, given.game, given.component, given.workers, base)
+
+
+def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
+    from generator.render.service import export_preset
+
+    if settings.preset is None:
+        return []
+    return export_preset(given.faces, given.game, given.component, settings.preset, given.workers)
+
+
+def preset_exporter(preset: Any) -> Exporter:
+    """The exporter of one print-service preset (`generator.render.presets`): output/<game>/<preset name>/."""
+    from generator.render.service import PresetSettings
+
+    base = Exporter("preset", "", PresetSettings, _service)
+    return Exporter.preset(f"preset:{preset.name}", "preset", folder=preset.name, fixed={"preset": preset},
+                           registry={"preset": base})
 
 
 def _preview(given: ExportInput, settings: PreviewSettings) -> list[OutputFile]:
@@ -144,7 +186,7 @@ SHEETS = "sheets"
 PREVIEW = "preview"
 
 EXPORTERS: Mapping[str, Exporter] = MappingProxyType({e.name: e for e in (
-    Exporter(SHEETS, "", SheetOptions, _sheets, per_paper=True),
+    Exporter(SHEETS, "", PrintSheetOptions, _sheets, per_paper=True),
     Exporter("png", "png", PngSettings, _png, flag="--png",
              help="Also export every face as a 300 dpi PNG (with bleed)."),
     Exporter("tts", "tts", TtsSettings, _tts, flag="--tts", help="Also export Tabletop Simulator deck sheets."),

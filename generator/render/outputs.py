@@ -27,6 +27,7 @@ class FileKind(str, Enum):
     TTS = "tts"  # Tabletop Simulator deck images
     TTS_DECK = "tts-deck"  # the deck description (JSON) that goes with them
     PREVIEW = "preview"  # small screen image for the gallery
+    PRESET = "preset"  # a print service's file (pnp build --preset), or its manifest
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import io
 import math
+import struct
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -179,6 +181,15 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     return [image for image in images if image is not None]
 
 
+def with_dpi(png: bytes, dpi: int) -> bytes:
+    """The PNG with a pHYs chunk saying `dpi` (inserted after IHDR; the pixels are not touched)."""
+    per_metre = round(dpi / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)
+    chunk = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    ihdr_end = 8 + 4 + 4 + 13 + 4  # signature, IHDR length, type, data, CRC
+    return png[:ihdr_end] + chunk + png[ihdr_end:]
+
+
 def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
                 workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> list[OutputFile]:
     """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
@@ -187,20 +198,29 @@ def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed:
     images = rasterize(files.faces, bleed, dpi, workers, cache)
     out = [OutputFile(f"{game.id}-{component.id}-faces.pdf", FileKind.FACES_PDF, pdf, component.id)]
     for names, labels, image in zip(files.names, files.labels, images):
-        out.extend(OutputFile(name, FileKind.PNG, image, component.id, label) for name, label in zip(names, labels))
+        marked = with_dpi(image, dpi)  # print tools read the size from it (the cache keeps the bare image)
+        out.extend(OutputFile(name, FileKind.PNG, marked, component.id, label) for name, label in zip(names, labels))
     return out
 
 
-def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers) -> list[OutputFile]:
-    """Tabletop Simulator deck sheets: up to 10 x 7 faces per image, the last slot the hidden card.
+def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
+               base: str = "") -> list[OutputFile]:
+    """Tabletop Simulator images and a saved object (`generator.render.tts`) for one component.
 
-    One slot per distinct item (copies share a slot; the JSON lists every copy),
-    the back in its own image (or a back sheet when backs differ per item),
-    every image under 4096 px a side.
+    Cards: deck sheets of up to 10 x 7 faces, the last slot the hidden card
+    (it shows the back), one slot per distinct item (copies share a slot; the
+    saved object lists every copy), the back in its own image (or a back sheet
+    when backs differ per item), every image under 4096 px a side. Tiles and
+    tokens: one image per item side (tokens cut out along their shape) and a
+    Custom_Tile / Custom_Token per copy. `base` prefixes the image names in the JSON.
     """
+    if component.kind in ("tile", "token"):
+        return _tts_pieces(renderer, game, component, workers, base)
     import json
 
     from PIL import Image
+
+    from generator.render.tts import SheetSlots, deck_object, to_bytes
 
     items = list(component.items)
     fronts = [renderer.face(game, component, item, "front") for item in items]
@@ -220,6 +240,8 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     out: dict[str, bytes] = {}
     per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS - 1
     decks = []
+    sheets: list[SheetSlots] = []
+    shared_back = f"{component.id}-back.png"
     for sheet_index, start in enumerate(range(0, len(items), per_sheet)):
         chunk = list(range(start, min(len(items), start + per_sheet)))
         cols = min(TTS_MAX_COLS, len(chunk) + 1)
@@ -234,16 +256,56 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
             back_name = f"{component.id}-backs-{sheet_index + 1}.png"
             out[back_name] = _sheet([back_images[i] for i in chunk], cols, rows, cell_w, cell_h, hidden)
             deck["BackURL"] = back_name
-        elif back_images:
-            deck["BackURL"] = f"{component.id}-back.png"
+        else:
+            deck["BackURL"] = shared_back
         decks.append(deck)
-    if back_images and not unique_back:
-        out[f"{component.id}-back.png"] = _png(back_images[0])
+        sheets.append(SheetSlots(name, deck["BackURL"], cols, rows, unique_back,
+                                 [(items[i].id, items[i].count) for i in chunk]))
+    if not unique_back:
+        out[shared_back] = _png(hidden)  # the back, or a plain one TTS shows when a component has none
     summary = {"game": game.id, "component": component.id, "card_width_px": cell_w, "card_height_px": cell_h,
                "decks": decks}
     out[f"{component.id}.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode()
+    out[f"{component.id}-saved-object.json"] = to_bytes(deck_object(f"{game.title}: {component.plural}", sheets,
+                                                                    base))
     return [OutputFile(name, FileKind.TTS_DECK if name.endswith(".json") else FileKind.TTS, data, component.id)
             for name, data in out.items()]
+
+
+def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
+                base: str) -> list[OutputFile]:
+    """Tiles and tokens: an image per item side at 300 dpi (tokens transparent outside their shape)."""
+    from PIL import Image, ImageDraw
+
+    from generator.render.tts import piece_objects, to_bytes
+
+    items = list(component.items)
+    has_back = back_layout(component) is not None
+    shots: list[tuple[str, Face]] = []
+    pieces: list[tuple[str, int, str, str]] = []
+    for item in items:
+        front = f"{component.id}-{item.id}.png"
+        shots.append((front, renderer.face(game, component, item, "front")))
+        back = ""
+        if has_back:
+            back = f"{component.id}-{item.id}-back.png"
+            shots.append((back, renderer.face(game, component, item, "back")))
+        pieces.append((item.id, item.count, front, back))
+    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), _scale(DPI), len(shots))
+    out: list[OutputFile] = []
+    for (name, _), drawn in zip(shots, images):
+        image = drawn
+        if component.size.shape == "circle":  # TTS cuts a token out along its transparency
+            picture = Image.open(io.BytesIO(drawn)).convert("RGBA")
+            mask = Image.new("L", picture.size, 0)
+            ImageDraw.Draw(mask).ellipse((0, 0, picture.width - 1, picture.height - 1), fill=255)
+            picture.putalpha(mask)
+            image = _png(picture)
+        out.append(OutputFile(name, FileKind.TTS, image, component.id))
+    saved = piece_objects(f"{game.title}: {component.plural}", component.kind, component.size.shape, pieces, base,
+                          (component.size.width, component.size.height))
+    out.append(OutputFile(f"{component.id}-saved-object.json", FileKind.TTS_DECK, to_bytes(saved), component.id))
+    return out
 
 
 def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hidden: Any) -> bytes:

@@ -52,7 +52,7 @@ def test_the_options_key_covers_every_field_even_one_added_later() -> None:
 def test_exporters_receive_only_their_settings_and_presets_are_data() -> None:
     options = BuildOptions(bleed=2.0, duplex="short")
     assert dataclasses.asdict(EXPORTERS["png"].settings_for(options)) == {"bleed": 2.0, "dpi": 300, "guides": False,
-                                                                          "ink_saver": False}
+                                                                          "ink_saver": False, "colour": "rgb"}
     sheet = EXPORTERS["sheets"].settings_for(options, PAPERS["letter"])
     assert (sheet.paper.name, sheet.duplex, sheet.bleed) == ("letter", "short", 2.0)
     preset = Exporter.preset("mpc", "png", folder="mpc", fixed={"bleed": 3.175})

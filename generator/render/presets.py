@@ -1,0 +1,223 @@
+"""The print-service preset registry: `presets.yaml` (package data) read into typed, validated `Preset`s.
+
+A preset says what one service asks for (file kind, pixel or page size per
+card size, dpi, colour, ink limit, page order, file names, manifest). Adding a
+service is adding a YAML entry; `load_presets` checks every value and names
+the file:line of any mistake. The drawing lives in `generator.render.service`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from generator.errors import DataError, Location
+from generator.load.reader import Section, list_entries
+from generator.load.yamlsrc import YMap, parse_yaml
+from generator.model import Component
+from generator.render.units import PAPERS
+
+PRESETS_FILE = Path(__file__).with_name("presets.yaml")
+WRITES = ("png", "pdf-deck", "pdf-sides", "sheets")
+KINDS = ("card", "tile", "token")
+SIDES = ("front", "back")
+PLACEHOLDERS = {
+    "png": ("game", "component", "index", "item", "side"),
+    "pdf-deck": ("game", "component"),
+    "pdf-sides": ("game", "component", "side"),
+    "sheets": ("game", "component"),
+}
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_SPEC = re.compile(r"^(0\d)?$")  # a placeholder may only be zero-padded: {index:03}
+
+
+@dataclass(frozen=True)
+class SizeRule:
+    """How a service takes one card size: its own trim (mm) and, for PNGs, the exact pixels."""
+
+    name: str
+    trim_mm: tuple[float, float] | None = None
+    px: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One print service's needs; see presets.yaml for the meaning of each field."""
+
+    name: str
+    service: str
+    source: str
+    writes: str
+    dpi: int
+    colour: str
+    ink_limit: int | None
+    kinds: tuple[str, ...]
+    sizes: tuple[SizeRule, ...]
+    fit: str
+    bleed_mm: float
+    copies: str
+    page_order: tuple[str, ...]
+    naming: str
+    manifest: str
+    paper: str = ""
+    designed: str = ""
+
+    def size_rule(self, component: Component) -> SizeRule | None:
+        """The rule for this component's size; None when the preset takes every size at its own trim."""
+        for rule in self.sizes:
+            if rule.name == component.size.name:
+                return rule
+        return None
+
+    def skip_reason(self, component: Component) -> str | None:
+        """Why this service does not take the component (None: it does)."""
+        if component.kind not in self.kinds:
+            return f"{component.kind}s are not printed by {self.service} (kinds: {', '.join(self.kinds)})"
+        if self.sizes and self.size_rule(component) is None:
+            return (f"size {component.size.label()} is not one {self.service} takes here "
+                    f"(sizes: {', '.join(rule.name for rule in self.sizes)})")
+        return None
+
+    def file_name(self, ext: str, **fields: Any) -> str:
+        """A file name from the naming pattern (fields beyond the pattern's are ignored)."""
+        return self.naming.format(**fields) + f".{ext}"
+
+
+def load_presets(text: str, display_name: str) -> Mapping[str, Preset]:
+    """Every preset in a presets YAML text, checked; DataError at file:line on any mistake."""
+    data = parse_yaml(text, display_name)
+    top = Section(data, "the presets file", Location(display_name, 1))
+    entries = top.take("presets", dict)
+    top.done()
+    presets: dict[str, Preset] = {}
+    for name, body in entries.items():
+        where = entries.where(name) if isinstance(entries, YMap) else Location(display_name)
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise DataError(f"preset name {name!r} must be lower-case letters, digits and dashes (it is a folder)",
+                            where)
+        presets[name] = _preset(name, Section(body, f"preset {name!r}", where))
+    return MappingProxyType(presets)
+
+
+def _preset(name: str, entry: Section) -> Preset:
+    writes = entry.take_choice("writes", WRITES)
+    colour = entry.take_choice("colour", ("rgb", "cmyk"), "rgb")
+    ink_limit = entry.take_int("ink_limit", None, lo=100, hi=400)
+    if colour == "cmyk" and writes == "png":
+        raise DataError(f"preset {name!r}: colour cmyk needs a PDF (writes: pdf-deck, pdf-sides or sheets), "
+                        "not png", entry.where("colour"))
+    if ink_limit is not None and colour != "cmyk":
+        raise DataError(f"preset {name!r}: ink_limit applies to colour cmyk only", entry.where("ink_limit"))
+    kinds = tuple(_strings(entry, "kinds", KINDS, default=list(KINDS)))
+    fit = entry.take_choice("fit", ("pad", "scale"), "pad")
+    bleed = float(entry.take("bleed_mm", float, 3.0))
+    if not 0 <= bleed <= 10:
+        raise DataError(f"preset {name!r}: bleed_mm must be between 0 and 10, got {bleed:g}", entry.where("bleed_mm"))
+    paper = entry.take("paper", str, "")
+    if writes == "sheets" and paper not in PAPERS:
+        raise DataError(f"preset {name!r}: writes sheets needs paper: one of {', '.join(PAPERS)}",
+                        entry.where("paper") if entry.has("paper") else entry.location)
+    naming = entry.take("naming", str)
+    _check_naming(name, naming, writes, entry.where("naming"))
+    preset = Preset(
+        name=name,
+        service=entry.take("service", str),
+        source=entry.take("source", str),
+        writes=writes,
+        dpi=entry.take_int("dpi", 300, lo=72, hi=1200),
+        colour=colour,
+        ink_limit=ink_limit,
+        kinds=kinds,
+        sizes=_sizes(name, entry, writes),
+        fit=fit,
+        bleed_mm=bleed,
+        copies=entry.take_choice("copies", ("unique", "every"), "unique"),
+        page_order=tuple(_strings(entry, "page_order", SIDES, default=list(SIDES))),
+        naming=naming,
+        manifest=entry.take_choice("manifest", ("csv", "json"), "csv"),
+        paper=paper,
+        designed=entry.take("designed", str, ""),
+    )
+    entry.done()
+    return preset
+
+
+def _strings(entry: Section, key: str, choices: tuple[str, ...], default: list[str]) -> list[str]:
+    values = entry.take(key, list, default)
+    for value, where in list_entries(values, f"{entry.what} {key}", entry.where(key)):
+        if value not in choices:
+            raise DataError(f"{entry.what} {key}: {value!r} is not one of {', '.join(choices)}", where)
+    if not values:
+        raise DataError(f"{entry.what} {key} must name at least one of {', '.join(choices)}", entry.where(key))
+    return [str(v) for v in values]
+
+
+def _sizes(name: str, entry: Section, writes: str) -> tuple[SizeRule, ...]:
+    from generator.model.sizes import NAMED_SIZES
+
+    raw = entry.take("sizes", dict, {})
+    rules = []
+    for size_name, body in raw.items():
+        where = raw.where(size_name) if isinstance(raw, YMap) else entry.where("sizes")
+        if size_name not in NAMED_SIZES:
+            raise DataError(f"preset {name!r}: unknown size {size_name!r} (sizes: {', '.join(NAMED_SIZES)})", where)
+        rule = Section(body, f"preset {name!r} size {size_name!r}", where)
+        trim = _pair(rule, "trim_mm", float)
+        px = _pair(rule, "px", int)
+        rule.done()
+        if px is not None and writes != "png":
+            raise DataError(f"preset {name!r} size {size_name!r}: px fixes PNG files only (writes: {writes})", where)
+        rules.append(SizeRule(str(size_name), trim, px))
+    return tuple(rules)
+
+
+def _pair(rule: Section, key: str, kind: type) -> tuple[Any, Any] | None:
+    value = rule.take(key, list, None)
+    if value is None:
+        return None
+    if len(value) != 2 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in value) \
+            or (kind is int and not all(isinstance(v, int) for v in value)):
+        what = "whole pixels" if kind is int else "millimetres"
+        raise DataError(f"{rule.what} {key} must be [width, height] in positive {what}, got {value!r}",
+                        rule.where(key))
+    return kind(value[0]), kind(value[1])
+
+
+def _check_naming(name: str, pattern: str, writes: str, where: Location) -> None:
+    """Only known placeholders, at most zero-padded: a pattern cannot reach attributes or escape its folder."""
+    allowed = PLACEHOLDERS[writes]
+    try:
+        parts = list(string.Formatter().parse(pattern))
+    except ValueError as exc:
+        raise DataError(f"preset {name!r}: naming {pattern!r} is not a valid pattern ({exc})", where) from None
+    for literal, field_name, spec, conversion in parts:
+        if "/" in literal or "\\" in literal or literal.startswith("."):
+            raise DataError(f"preset {name!r}: naming {pattern!r} must be a plain file name (no folders)", where)
+        if field_name is None:
+            continue
+        if field_name not in allowed or conversion or not _SPEC.match(spec or ""):
+            raise DataError(f"preset {name!r}: naming placeholder {{{field_name}}} is not allowed for writes "
+                            f"{writes} (use {', '.join('{' + a + '}' for a in allowed)}, optionally "
+                            "zero-padded like {index:03})", where)
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> Mapping[str, Preset]:
+    """The shipped presets (read once; the file is package data, not project input)."""
+    return load_presets(PRESETS_FILE.read_text(encoding="utf-8"), "generator/render/presets.yaml")
+
+
+def preset(name: str) -> Preset:
+    """The shipped preset `name`; a UsageError naming the choices otherwise."""
+    from generator.errors import UsageError
+
+    found = registry().get(name)
+    if found is None:
+        raise UsageError(f"unknown preset {name!r} (presets: {', '.join(registry())})")
+    return found

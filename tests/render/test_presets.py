@@ -1,0 +1,199 @@
+"""Print-service presets: the registry as data, and every preset's files read back (sizes, dpi, pages, counts)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from render_pdf import MM
+
+from generator.errors import DataError
+from generator.load import load_game
+from generator.project import Project
+from generator.render.faces import renderer
+from generator.render.presets import PRESETS_FILE, load_presets, registry
+from generator.render.raster import Workers
+from generator.render.service import export_preset
+from tests.helpers import REPO, run_pnp
+
+SHIPPED = PRESETS_FILE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def real() -> Project:
+    return Project.at(REPO)
+
+
+@pytest.fixture(scope="module")
+def all_hands(real):
+    return load_game(real, "all-hands-on-deck")
+
+
+def export(project, game, component_id: str, preset) -> dict[str, bytes]:
+    with Workers(1) as workers:
+        files = export_preset(renderer(project), game, game.component(component_id), preset, workers)
+    return {f.name: f.data for f in files}
+
+
+def rows(data: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(data.decode())))
+
+
+@pytest.fixture(scope="module")
+def tgc_pirates(real, all_hands) -> dict[str, bytes]:
+    return export(real, all_hands, "pirate", registry()["tgc"])
+
+
+def test_registry_holds_every_service_with_its_source() -> None:
+    presets = registry()
+    assert {"tgc", "mpc", "drivethrucards", "printplaygames", "home-a4", "home-letter"} <= set(presets)
+    assert all(p.source and p.service for p in presets.values())
+    assert presets["drivethrucards"].page_order == ("back", "front")
+    assert presets["drivethrucards"].ink_limit == 240 and presets["drivethrucards"].colour == "cmyk"
+    assert (presets["home-a4"].paper, presets["home-letter"].paper) == ("a4", "letter")
+
+
+def test_tgc_writes_one_825_by_1125_png_per_unique_face_at_300_dpi(tgc_pirates, all_hands) -> None:
+    pngs = sorted(name for name in tgc_pirates if name.endswith(".png"))
+    pirate = all_hands.component("pirate")
+    assert len(pngs) == len(pirate.items) + 1  # 27 designs and the one shared back
+    assert pngs[0] == "pirate-000-back.png" and pngs[1].startswith("pirate-001-")
+    for name in pngs[:3]:
+        image = Image.open(io.BytesIO(tgc_pirates[name]))
+        assert image.size == (825, 1125) and image.mode == "RGB"
+        assert tuple(round(v) for v in image.info["dpi"]) == (300, 300)
+
+
+def test_manifest_counts_equal_the_data(tgc_pirates, all_hands) -> None:
+    pirate = all_hands.component("pirate")
+    table = rows(tgc_pirates["pirate-manifest.csv"])
+    fronts = {row["item"]: int(row["copies"]) for row in table if row["side"] == "front"}
+    assert fronts == {item.id: item.count for item in pirate.items}
+    assert sum(fronts.values()) == 90
+    assert [row["copies"] for row in table if row["side"] == "back"] == ["90"]
+    assert [row["file"] for row in table] == sorted(row["file"] for row in table)  # listed as the service sorts
+    assert set(tgc_pirates) == {row["file"] for row in table} | {"pirate-manifest.csv"}
+
+
+def test_plain_png_export_also_says_300_dpi(real, all_hands) -> None:
+    from generator.render.raster import export_pngs
+
+    with Workers(1) as workers:
+        files = export_pngs(renderer(real), all_hands, all_hands.component("start-player"), 3.0, workers)
+    png = next(f for f in files if f.name.endswith(".png"))
+    assert tuple(round(v) for v in Image.open(io.BytesIO(png.data)).info["dpi"]) == (300, 300)
+
+
+def test_mpc_is_822_by_1122(real, all_hands) -> None:
+    files = export(real, all_hands, "curse", registry()["mpc"])
+    image = Image.open(io.BytesIO(files["curse-001-curse.png"]))
+    assert image.size == (822, 1122) and round(image.info["dpi"][0]) == 300
+    assert {row["item"]: row["copies"] for row in rows(files["curse-manifest.csv"])}["curse"] == "9"
+
+
+def test_printplaygames_writes_separate_fronts_and_backs_with_2_mm_bleed(real, all_hands) -> None:
+    files = export(real, all_hands, "pirate", registry()["printplaygames"])
+    fronts = PdfReader(io.BytesIO(files["all-hands-on-deck-pirate-fronts.pdf"]))
+    backs = PdfReader(io.BytesIO(files["all-hands-on-deck-pirate-backs.pdf"]))
+    assert len(fronts.pages) == 27 and len(backs.pages) == 1  # one shared back
+    for page in (fronts.pages[0], backs.pages[0]):
+        assert abs(float(page.trimbox.width) / MM - 63) < 0.01 and abs(float(page.trimbox.height) / MM - 88) < 0.01
+        assert abs(float(page.bleedbox.width) / MM - 67) < 0.01 and abs(float(page.mediabox.height) / MM - 92) < 0.01
+    table = rows(files["pirate-manifest.csv"])
+    assert sum(int(r["copies"]) for r in table if r["side"] == "front") == 90
+
+
+def test_home_presets_impose_every_copy_on_their_paper(real, all_hands) -> None:
+    for name, width_pt in (("home-a4", 210 * MM), ("home-letter", 612.0)):
+        files = export(real, all_hands, "curse", registry()[name])
+        pdf = PdfReader(io.BytesIO(files[f"all-hands-on-deck-curse-{name[5:]}.pdf"]))
+        assert abs(float(pdf.pages[0].mediabox.width) - width_pt) < 0.1
+        assert rows(files["curse-manifest.csv"]) == [{"file": f"all-hands-on-deck-curse-{name[5:]}.pdf",
+                                                      "item": "curse", "copies": "9"}]
+
+
+def test_a_component_the_service_does_not_take_is_skipped_with_a_reason(real) -> None:
+    tricks = load_game(real, "pirate-tricks")
+    bid = tricks.component("bid")
+    tgc = registry()["tgc"]
+    assert "120×70 mm" in (tgc.skip_reason(bid) or "")
+    assert "tokens are not printed" in (tgc.skip_reason(tricks.component("loon")) or "")
+    assert export(real, tricks, "bid", tgc) == {}
+
+
+NEW_SERVICE = """
+presets:
+  squarecut:
+    service: Square Cut Printing
+    source: https://example.org/spec
+    writes: png
+    dpi: 150
+    kinds: [card]
+    sizes: {}
+    bleed_mm: 2
+    copies: unique
+    naming: "{game}_{component}_{index:02}{side}"
+    manifest: json
+"""
+
+
+def test_a_new_service_is_one_yaml_entry(real, all_hands) -> None:
+    presets = load_presets(SHIPPED.replace("presets:\n", NEW_SERVICE.strip() + "\n", 1), "copy/presets.yaml")
+    squarecut = presets["squarecut"]
+    assert "tgc" in presets
+    files = export(real, all_hands, "curse", squarecut)
+    image = Image.open(io.BytesIO(files["all-hands-on-deck_curse_01.png"]))
+    assert image.size == (round(67 / 25.4 * 150), round(92 / 25.4 * 150))
+    assert round(image.info["dpi"][0]) == 150
+    assert '"copies": 9' in files["curse-manifest.json"].decode()
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("writes: png", "writes: jpeg"), "presets.yaml:26: preset 'tgc' 'writes' must be one of png"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{item.__class__}\""),
+     "presets.yaml:35: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"../{item}\""),
+     "presets.yaml:35: preset 'tgc': naming '../{item}' must be a plain file name"),
+    (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
+     "presets.yaml:34: unknown key 'colour_space' in preset 'tgc'"),
+    (("colour: rgb\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825",
+      "colour: cmyk\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825"),
+     "presets.yaml:28: preset 'tgc': colour cmyk needs a PDF"),
+    (("poker: {trim_mm: [63.5, 88.9], px: [825, 1125]}", "poker: {trim_mm: [63.5, 88.9], px: [825.5, 1125]}"),
+     "presets.yaml:31: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+])
+def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) -> None:
+    old, new = change
+    assert old in SHIPPED
+    with pytest.raises(DataError) as error:
+        load_presets(SHIPPED.replace(old, new, 1), "presets.yaml")
+    assert str(error.value).startswith(message), str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_project, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    base = ["--root", str(fresh_project.root), "build", "--force", "--only", "port", "--paper", "a4", "--no-gallery"]
+    code, _, err = run_pnp(capsys, *base, "--preset", "tgc", "--preset", "printplaygames")
+    assert code == 0, err
+    out = Path(fresh_project.output_dir) / "counterattack"
+    assert (out / "tgc" / "port-manifest.csv").is_file()
+    assert (out / "printplaygames" / "counterattack-port-fronts.pdf").is_file()
+    code, _, err = run_pnp(capsys, *base, "--preset", "kinkos")
+    assert code != 0 and "unknown preset 'kinkos' (presets: tgc, mpc" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys) -> None:
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
+                           "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
+    assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
+                     "(kinds: card))"]
+    assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
