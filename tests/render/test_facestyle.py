@@ -6,10 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.render.exporters import EXPORTERS, ExportInput, PngSettings
+from generator.render.exporters import EXPORTERS, ExportInput, PngSettings, PrintSheetOptions
 from generator.render.faces import renderer
 from generator.render.raster import Workers
-from generator.render.sheet_options import SheetOptions
 from generator.render.units import PAPERS
 
 DPI = 300
@@ -73,9 +72,9 @@ def test_guides_on_round_tokens_follow_the_circle(project) -> None:
 
 
 def test_sheets_with_guides_are_named_apart(ca_project, ca_game) -> None:
-    files = export(ca_project, ca_game, "port", "sheets", SheetOptions(paper=PAPERS["a4"], guides=True))
+    files = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"], guides=True))
     assert list(files) == ["counterattack-port-a4-guides.pdf"]
-    plain = export(ca_project, ca_game, "port", "sheets", SheetOptions(paper=PAPERS["a4"]))
+    plain = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"]))
     assert list(plain) == ["counterattack-port-a4.pdf"]
     assert files["counterattack-port-a4-guides.pdf"] != plain["counterattack-port-a4.pdf"]
 
@@ -94,8 +93,8 @@ def ink(pdf: bytes) -> float:
 
 
 def test_ink_saver_prints_far_less_ink(ca_project, ca_game) -> None:
-    plain = export(ca_project, ca_game, "port", "sheets", SheetOptions(paper=PAPERS["a4"]))
-    saver = export(ca_project, ca_game, "port", "sheets", SheetOptions(paper=PAPERS["a4"], ink_saver=True))
+    plain = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"]))
+    saver = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"], ink_saver=True))
     assert list(saver) == ["counterattack-port-a4-inksaver.pdf"]
     before, after = ink(plain["counterattack-port-a4.pdf"]), ink(saver["counterattack-port-a4-inksaver.pdf"])
     assert after < before * 0.5, (before, after)
