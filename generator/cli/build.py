@@ -72,13 +72,17 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
               help="Processes: games build side by side, PNG faces rasterize in parallel (0: one per core).")
 @click.option("--booklet", is_flag=True, help="Also impose the rulebooks as saddle-stitched booklets.")
 @click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
+@click.option("--showcase", is_flag=True,
+              help="Also draw showcase images per game in output/<game>/showcase/: a fanned hand, "
+                   "a spread of every design, the box's contents (PNG).")
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
 @quiet_option
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
-                  no_gallery: bool, jobs: int, force: bool, clean: bool, **flags: bool) -> None:
+                  no_gallery: bool, jobs: int, force: bool, clean: bool, showcase: bool = False,
+                  **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -106,7 +110,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     options = BuildOptions(
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
-        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet,
+        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, showcase=showcase,
     )
     options.check()
     started = time.perf_counter()

@@ -99,12 +99,15 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
     out = project.output_dir
     folder = out / game.id
     previews: dict[str, list[FaceImage]] = {}
+    showcase: list[FaceImage] = []
     pdfs: list[Path] = []
     for where, record, sha in outputs:
         path = where / record.name
+        image = FaceImage(record.label, f"{path.relative_to(out).as_posix()}?v={sha[:12]}")
         if record.kind is FileKind.PREVIEW:
-            image = FaceImage(record.label, f"{path.relative_to(out).as_posix()}?v={sha[:12]}")
             previews.setdefault(record.component, []).append(image)
+        if record.kind is FileKind.SHOWCASE:
+            showcase.append(image)
         if record.name.endswith(".pdf"):
             pdfs.append(path)
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
@@ -121,6 +124,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         failures=[],
         components=components,
         files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
+        showcase=showcase,
     )
 
 

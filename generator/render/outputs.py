@@ -27,6 +27,7 @@ class FileKind(str, Enum):
     TTS = "tts"  # Tabletop Simulator deck images
     TTS_DECK = "tts-deck"  # the deck description (JSON) that goes with them
     PREVIEW = "preview"  # small screen image for the gallery
+    SHOWCASE = "showcase"  # a game's showcase image: a fanned hand, a spread of designs, the box's contents
 
 
 @dataclass(frozen=True)
