@@ -22,9 +22,10 @@ from generator.cli.context import Context, pass_context, quiet_option
               help="Address to listen on (the default keeps the preview on this machine).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port; the URL is printed).")
+@click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date (the lightbox shows their bleed).")
 @quiet_option
 @pass_context
-def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int) -> None:
+def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int, png: bool) -> None:
     """Serve output/ with the gallery on http://127.0.0.1:8000/, rebuilding on every save.
 
     The page reloads by itself after each rebuild; a build error (file:line)
@@ -37,7 +38,7 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     from generator.render.gallery import render_gallery
     from generator.render.units import paper_names
 
-    options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({}, gallery=True),
+    options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
                            jobs=os.cpu_count() or 1)
     state = BuildState()
     placeholder = render_gallery(ctx.project, []).encode("utf-8")

@@ -36,6 +36,7 @@ DEFAULT_SAFE_MM = 3.0  # the print shop's usual safe margin inside the trim, unt
 class FaceImage:
     label: str
     src: str  # relative to output/, with `?v=<content hash>` so a browser never shows a stale face
+    large: str = ""  # the 300 dpi face with its bleed (`--png`), for the lightbox; "" when not built
 
 
 @dataclass
@@ -100,6 +101,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
     folder = out / game.id
     previews: dict[str, list[FaceImage]] = {}
     showcase: list[FaceImage] = []
+    with_bleed: dict[tuple[str, str], str] = {}  # (component, PNG label) -> src of the --png face
     pdfs: list[Path] = []
     for where, record, sha in outputs:
         path = where / record.name
@@ -108,6 +110,11 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
             previews.setdefault(record.component, []).append(image)
         if record.kind is FileKind.SHOWCASE:
             showcase.append(image)
+        if record.kind is FileKind.PNG:
+            with_bleed[(record.component, record.label)] = image.src
+    for component_id, faces in previews.items():
+        for face in faces:
+            face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
         if record.name.endswith(".pdf"):
             pdfs.append(path)
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
@@ -126,6 +133,14 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
         showcase=showcase,
     )
+
+
+def _first_copy(preview_label: str) -> str:
+    """The label the `--png` export gives the first copy of a preview's design (`port-royal` -> `port-royal 1`)."""
+    if preview_label == "back":
+        return "back"
+    item, back, _ = preview_label.partition(" (back)")
+    return f"{item} 1 (back)" if back else f"{item} 1"
 
 
 def _counts_by_players(game: Game, component_id: str) -> list[tuple[int, int]]:

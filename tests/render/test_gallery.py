@@ -36,6 +36,22 @@ def test_the_lightbox_gets_the_face_geometry(project: Project) -> None:
     port = next(c for c in entry(project, "counterattack").components if c.id == "port")
     assert (port.width_mm, port.height_mm, port.bleed_mm, port.safe_mm) == (63, 88, 3.0, 3.0)
     assert port.faces[0].src == "counterattack/preview/port-port-royal.png?v=000000000000"
+    assert port.faces[0].large == ""  # no --png faces in this build: the lightbox shades the bleed area instead
+
+
+def test_the_lightbox_shows_the_png_face_with_its_bleed_when_there_is_one(project: Project) -> None:
+    game = load_game(project, "counterattack")
+    out = project.output_dir / "counterattack"
+    outputs = [(out / "preview", FileRecord("port-tortuga.png", FileKind.PREVIEW, "port", "tortuga"), "1" * 64),
+               (out / "preview", FileRecord("port-back.png", FileKind.PREVIEW, "port", "back"), "2" * 64),
+               (out / "png", FileRecord("port-tortuga-1.png", FileKind.PNG, "port", "tortuga 1"), "3" * 64),
+               (out / "png", FileRecord("port-tortuga-2.png", FileKind.PNG, "port", "tortuga 2"), "4" * 64),
+               (out / "png", FileRecord("port-back.png", FileKind.PNG, "port", "back"), "5" * 64)]
+    port = next(c for c in collect(game, project, outputs, bleed=3.0).components if c.id == "port")
+    assert [(f.label, f.large) for f in port.faces] == [
+        ("tortuga", "counterattack/png/port-tortuga-1.png?v=333333333333"),
+        ("back", "counterattack/png/port-back.png?v=555555555555"),
+    ]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
