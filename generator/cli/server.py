@@ -60,6 +60,8 @@ class BuildState:
 class PreviewHandler(SimpleHTTPRequestHandler):
     """Files under `root` (read-only), the build state, and a placeholder page until the first gallery."""
 
+    disable_nagle_algorithm = True  # headers and body go out as they are written, not 40 ms later
+
     def __init__(self, *args: Any, root: Path, state: BuildState, placeholder: bytes, **kwargs: Any) -> None:
         self.root = root
         self.state = state
@@ -88,11 +90,14 @@ class PreviewHandler(SimpleHTTPRequestHandler):
 
     def _inside(self, relative: str) -> Path | None:
         """The regular file `relative` names under the root, or None (outside, hidden, missing, a folder)."""
-        if any(part.startswith(".") for part in relative.split("/")):
+        if "\0" in relative or any(part.startswith(".") for part in relative.split("/")):
             return None
         root = self.root.resolve()
-        target = (root / relative).resolve()
-        if not target.is_relative_to(root) or not target.is_file():
+        try:
+            target = (root / relative).resolve()
+            if not target.is_relative_to(root) or not target.is_file():
+                return None
+        except OSError:  # a name too long, a loop of links: not a file we serve
             return None
         return target
 

@@ -15,9 +15,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.cli.server import BuildState, PreviewServer
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, UsageError
 from tests.cdp import CHROMIUM, Page
 from tests.helpers import copy_sources, edit
 
@@ -145,3 +147,39 @@ def test_the_build_state_counts_builds_that_changed_files_and_keeps_the_last_err
     }
     state.run(lambda: built([], gallery=True))
     assert json.loads(state.as_json()) == {"generation": 2, "error": None}
+
+
+SEGMENTS = st.sampled_from(["", ".", "..", "%2e%2e", "%2E.", ".cache", "manifest.json", "game", "preview",
+                            "a%20card.png", "link.yaml", "secret.yaml", "index.html", "%2f", "\\..",
+                            "..%2f..", "%00", "~"])
+
+
+def test_any_request_path_gets_a_file_under_output_or_nothing(tmp_path: Path) -> None:
+    output = tmp_path / "project" / "output"
+    (output / "game" / "preview").mkdir(parents=True)
+    (output / "game" / "preview" / "a card.png").write_bytes(b"face")
+    (output / "index.html").write_text("gallery")
+    (output / ".cache").mkdir()
+    (output / ".cache" / "manifest.json").write_text("{}")
+    (tmp_path / "project" / "secret.yaml").write_text("secret")
+    (output / "link.yaml").symlink_to(tmp_path / "project" / "secret.yaml")
+    served = {(output / "game" / "preview" / "a card.png").read_bytes(), b"gallery"}
+
+    with PreviewServer(output, "127.0.0.1", 0, BuildState(), b"placeholder") as server:
+        @settings(max_examples=150, deadline=None)
+        @given(st.lists(SEGMENTS, min_size=1, max_size=6))
+        def check(segments: list[str]) -> None:
+            status, body, _ = _get(server, "/" + "/".join(segments))
+            assert status == 404 or (status == 200 and body in served), (segments, status, body)
+
+        check()
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
+    with PreviewServer(tmp_path, "127.0.0.1", 0, BuildState(), b"") as taken:
+        port = taken.httpd.server_address[1]
+        with pytest.raises(UsageError) as caught:
+            PreviewServer(tmp_path, "127.0.0.1", port, BuildState(), b"")
+    message = str(caught.value)
+    assert message.startswith(f"cannot listen on 127.0.0.1:{port}: ") and "--port 0" in message
+    assert "\n" not in message
