@@ -112,11 +112,11 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
             showcase.append(image)
         if record.kind is FileKind.PNG:
             with_bleed[(record.component, record.label)] = image.src
+        if record.name.endswith(".pdf"):
+            pdfs.append(path)
     for component_id, faces in previews.items():
         for face in faces:
             face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
-        if record.name.endswith(".pdf"):
-            pdfs.append(path)
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
                                    c.size.width, c.size.height, c.size.shape, c.size.corner, bleed,
                                    counts=_counts_by_players(game, c.id))

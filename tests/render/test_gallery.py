@@ -46,8 +46,13 @@ def test_the_lightbox_shows_the_png_face_with_its_bleed_when_there_is_one(projec
                (out / "preview", FileRecord("port-back.png", FileKind.PREVIEW, "port", "back"), "2" * 64),
                (out / "png", FileRecord("port-tortuga-1.png", FileKind.PNG, "port", "tortuga 1"), "3" * 64),
                (out / "png", FileRecord("port-tortuga-2.png", FileKind.PNG, "port", "tortuga 2"), "4" * 64),
-               (out / "png", FileRecord("port-back.png", FileKind.PNG, "port", "back"), "5" * 64)]
-    port = next(c for c in collect(game, project, outputs, bleed=3.0).components if c.id == "port")
+               (out / "png", FileRecord("port-back.png", FileKind.PNG, "port", "back"), "5" * 64),
+               (out, FileRecord("counterattack-rules-a4.pdf", FileKind.RULES, paper="a4"), "6" * 64),
+               (out, FileRecord("counterattack-port-a4.pdf", FileKind.SHEET, "port", paper="a4"), "7" * 64)]
+    entry = collect(game, project, outputs, bleed=3.0)
+    assert entry.files == [("counterattack-port-a4.pdf", "counterattack/counterattack-port-a4.pdf"),
+                           ("counterattack-rules-a4.pdf", "counterattack/counterattack-rules-a4.pdf")]
+    port = next(c for c in entry.components if c.id == "port")
     assert [(f.label, f.large) for f in port.faces] == [
         ("tortuga", "counterattack/png/port-tortuga-1.png?v=333333333333"),
         ("back", "counterattack/png/port-back.png?v=555555555555"),
