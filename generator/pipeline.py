@@ -277,10 +277,11 @@ class BuildSession:
         from generator.render.gallery import collect
 
         jobs = cache.jobs_of(game.id)
-        outputs = [(self.project.output_dir / job.folder, file) for job in jobs.values() for file in job.records()]
+        outputs = [(self.project.output_dir / job.folder, file, stamp["sha256"])
+                   for job in jobs.values() for file, stamp in job.files]
         cache.games.setdefault(game.id, {})["build"] = {
             "options": options_key(options), "code": code_digest(), "inputs": reads.as_dict(), "jobs": list(jobs),
-            "gallery": collect(game, self.project, outputs).to_json(),
+            "gallery": collect(game, self.project, outputs, options.bleed).to_json(),
         }
 
     # -- several games in processes --------------------------------------------------

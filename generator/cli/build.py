@@ -85,6 +85,9 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--ink-saver", is_flag=True,
               help="Backgrounds off (white) and thin frames, for home printers; files named -inksaver.")
 @click.option("--no-gallery", is_flag=True, help="Skip the PNG previews and output/index.html.")
+@click.option("--showcase", is_flag=True,
+              help="Also draw showcase images per game in output/<game>/showcase/: a fanned hand, "
+                   "a spread of every design, the box's contents (PNG).")
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
 @quiet_option
@@ -92,7 +95,8 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
                   duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
                   no_gallery: bool, jobs: int, force: bool, clean: bool, guides: bool = False, ink_saver: bool = False,
-                  presets: tuple[str, ...] = (), tts_url: str = "", colour: str = "rgb", **flags: bool) -> None:
+                  presets: tuple[str, ...] = (), tts_url: str = "", colour: str = "rgb", showcase: bool = False,
+                  **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
@@ -125,7 +129,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     options = BuildOptions(
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
-        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, guides=guides, ink_saver=ink_saver,
+        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, showcase=showcase, guides=guides, ink_saver=ink_saver,
         presets=presets, colour=colour,
         tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
     )

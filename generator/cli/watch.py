@@ -21,6 +21,7 @@ import click
 
 from generator.cli.build import chosen_exports, paper_option
 from generator.cli.context import Context, pass_context, quiet_option
+from generator.engine.registry import Registry
 from generator.errors import PnpError
 from generator.project import Project
 
@@ -92,19 +93,32 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool
     Prints one line per rebuild (what changed, what was rebuilt, how long), or
     the error with its file:line, and keeps running until Ctrl-C.
     """
-    from watchfiles import watch
-
-    from generator.pipeline import BuildSession
     from generator.render.build import BuildOptions
     from generator.render.units import paper_names
 
     options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
                            jobs=os.cpu_count() or 1)
-    folders = [p for p in (ctx.project.data_dir, ctx.project.templates_dir) if p.is_dir()]
-    with BuildSession(ctx.project, raster_jobs=1, registry=ctx.registry) as session:
+    watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo)
+
+
+def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, ...], options: Any,
+                    echo: Callable[[str], None], around: Callable[[Callable[[], Any]], Any] | None = None) -> None:
+    """Build, then rebuild on every save until Ctrl-C, in one warm session: `pnp watch` and `pnp serve`.
+
+    `around`, if given, runs each build (it gets the build to call and returns its
+    result or raises its error): `pnp serve` records every outcome for the page.
+    """
+    from watchfiles import watch
+
+    from generator.pipeline import BuildSession
+
+    folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
+    with BuildSession(project, raster_jobs=1, registry=registry) as session:
         def run_build() -> Any:
             return session.build(game_ids, options)
 
+        def build() -> Any:
+            return around(run_build) if around else run_build()
+
         with contextlib.suppress(KeyboardInterrupt):
-            watch_loop(ctx.project, run_build, watch(*folders, debounce=200, step=50, raise_interrupt=False),
-                       click.echo)
+            watch_loop(project, build, watch(*folders, debounce=200, step=50, raise_interrupt=False), echo)

@@ -47,6 +47,7 @@ from generator.render.units import PAPERS, paper
 PRINTABLE_KINDS = ("card", "tile", "token")
 DOCUMENTS = "documents"  # the exporter name of document jobs (rulebooks, sheets, boards)
 BOOKLET = "booklet"  # ... and of the booklets, which only --booklet asks for
+SHOWCASE = "showcase"  # ... and of the showcase images, which only --showcase asks for
 HOW = {"how": True}  # metadata of options that change how a build runs, never a byte of its output
 
 
@@ -71,6 +72,7 @@ class BuildOptions:
     presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
     colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.cmyk)
     tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
+    showcase: bool = False  # also draw the showcase images (generator.render.showcase)
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 
@@ -240,7 +242,22 @@ def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers
         jobs.extend(card_jobs(game, project, options, workers, cache))
         if documents and not options.only:
             jobs.extend(document_jobs(game, project, options))
+        if options.showcase and not options.only:
+            jobs.extend(showcase_jobs(game, project, workers, cache))
     return jobs
+
+
+def showcase_jobs(game: Game, project: Project, workers: object, cache: BuildCache | None = None) -> list[Job]:
+    """The game's showcase images: one job, keyed by every component it shows (its reads are recorded)."""
+    from generator.render.faces import renderer
+    from generator.render.showcase import ShowcaseSettings, draw_showcase, showcased
+
+    settings = ShowcaseSettings()
+    drawn = [component_digest(game, c) for c in showcased(game)]
+    key = digest("showcase", code_digest(), dataclasses.asdict(settings), drawn)
+    run = functools.partial(draw_showcase, renderer(project), game, workers, cache, settings)  # type: ignore[arg-type]
+    return [Job(game.id, f"{game.id} showcase", project.output_dir / game.id / SHOWCASE, run, key=key,
+                exporter=SHOWCASE, subject=game.id)]
 
 
 def execute(job: Job, gate: ReadGate) -> JobResult:
@@ -332,8 +349,9 @@ def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: B
     this build did not ask for are left alone.
     """
     planned = {job.label for job in jobs}
-    subjects = {job.subject for job in jobs} | {c.id for c in game.components}
+    subjects = {job.subject for job in jobs} | {c.id for c in game.components} | {game.id}
     asked = {e.name for e in options.exporters()} | {DOCUMENTS} | ({BOOKLET} if options.booklet else set())
+    asked |= {SHOWCASE} if options.showcase else set()
     out_root = project.output_dir.resolve()
     outcomes = []
     for label, record in cache.jobs_of(game.id).items():

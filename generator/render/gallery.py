@@ -29,10 +29,14 @@ TEMPLATE = "site/index.html.j2"
 BUILT_IN = Path(__file__).resolve().parent
 
 
+DEFAULT_SAFE_MM = 3.0  # the print shop's usual safe margin inside the trim, until a component declares its own
+
+
 @dataclass
 class FaceImage:
     label: str
-    src: str  # relative to output/
+    src: str  # relative to output/, with `?v=<content hash>` so a browser never shows a stale face
+    large: str = ""  # the 300 dpi face with its bleed (`--png`), for the lightbox; "" when not built
 
 
 @dataclass
@@ -44,6 +48,14 @@ class GalleryComponent:
     count: int
     designs: int
     faces: list[FaceImage] = field(default_factory=list)
+    # Face geometry for the lightbox's bleed, trim and safe lines (defaults read manifests of older builds).
+    width_mm: float = 0.0
+    height_mm: float = 0.0
+    shape: str = "rect"
+    corner_mm: float = 0.0
+    bleed_mm: float = 0.0
+    safe_mm: float = DEFAULT_SAFE_MM
+    counts: list[tuple[int, int]] = field(default_factory=list)  # (players, copies in play)
 
 
 @dataclass
@@ -57,6 +69,7 @@ class GalleryGame:
     components: list[GalleryComponent]
     files: list[tuple[str, str]]  # (label, href relative to output/)
     simulation: dict[str, Any] | None = None
+    showcase: list[FaceImage] = field(default_factory=list)  # `pnp build --showcase` images, shown at the top
 
     def to_json(self) -> dict[str, Any]:
         """The entry as the build manifest keeps it (validation and simulation are added when written)."""
@@ -67,31 +80,46 @@ class GalleryGame:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], valid: bool | None, failures: list[str]) -> GalleryGame:
-        components = [GalleryComponent(**{**c, "faces": [FaceImage(**f) for f in c["faces"]]})
+        components = [GalleryComponent(**{**c, "faces": [FaceImage(**f) for f in c["faces"]],
+                                          "counts": [(p, n) for p, n in c.get("counts", [])]})
                       for c in data["components"]]
         return cls(data["id"], data["title"], data["players"], data["minutes"], valid, list(failures), components,
-                   [(label, href) for label, href in data["files"]])
+                   [(label, href) for label, href in data["files"]],
+                   showcase=[FaceImage(**f) for f in data.get("showcase", [])])
 
 
-def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileRecord]]) -> GalleryGame:
-    """One game's entry from the model and the typed files its build made (`(folder, record)` pairs).
+def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileRecord, str]],
+            bleed: float = 0.0) -> GalleryGame:
+    """One game's entry from the model and the typed files its build made (`(folder, record, sha256)`).
 
     Previews are the `preview` files, in the order their job made them; the file
-    list is every PDF, by path. Validation and simulation are filled in when the
-    page is written (`with_simulation`).
+    list is every PDF, by path. `bleed` is the build's bleed in mm (the lightbox
+    draws it). Validation and simulation are filled in when the page is written
+    (`with_simulation`).
     """
     out = project.output_dir
     folder = out / game.id
     previews: dict[str, list[FaceImage]] = {}
+    showcase: list[FaceImage] = []
+    with_bleed: dict[tuple[str, str], str] = {}  # (component, PNG label) -> src of the --png face
     pdfs: list[Path] = []
-    for where, record in outputs:
+    for where, record, sha in outputs:
         path = where / record.name
+        image = FaceImage(record.label, f"{path.relative_to(out).as_posix()}?v={sha[:12]}")
         if record.kind is FileKind.PREVIEW:
-            image = FaceImage(record.label, path.relative_to(out).as_posix())
             previews.setdefault(record.component, []).append(image)
+        if record.kind is FileKind.SHOWCASE:
+            showcase.append(image)
+        if record.kind is FileKind.PNG:
+            with_bleed[(record.component, record.label)] = image.src
         if record.name.endswith(".pdf"):
             pdfs.append(path)
-    components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []))
+    for component_id, faces in previews.items():
+        for face in faces:
+            face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
+    components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
+                                   c.size.width, c.size.height, c.size.shape, c.size.corner, bleed,
+                                   counts=_counts_by_players(game, c.id))
                   for c in game.components]
     lo, hi = game.play_time
     return GalleryGame(
@@ -103,7 +131,21 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         failures=[],
         components=components,
         files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
+        showcase=showcase,
     )
+
+
+def _first_copy(preview_label: str) -> str:
+    """The label the `--png` export gives the first copy of a preview's design (`port-royal` -> `port-royal 1`)."""
+    if preview_label == "back":
+        return "back"
+    item, back, _ = preview_label.partition(" (back)")
+    return f"{item} 1 (back)" if back else f"{item} 1"
+
+
+def _counts_by_players(game: Game, component_id: str) -> list[tuple[int, int]]:
+    """Copies in play at each player count, from the data's player-count removals."""
+    return [(players, len(game.deck(component_id, players))) for players in game.player_range]
 
 
 def with_simulation(entry: GalleryGame, project: Project) -> GalleryGame:

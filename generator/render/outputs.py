@@ -28,6 +28,7 @@ class FileKind(str, Enum):
     TTS_DECK = "tts-deck"  # the deck description (JSON) that goes with them
     PREVIEW = "preview"  # small screen image for the gallery
     PRESET = "preset"  # a print service's file (pnp build --preset), or its manifest
+    SHOWCASE = "showcase"  # a game's showcase image: a fanned hand, a spread of designs, the box's contents
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -71,6 +72,7 @@ def test_one_card_edit_redraws_that_face_and_its_files_only(built: tuple[Project
         "counterattack/png/port-nassau-1.png",
         "counterattack/png/counterattack-port-faces.pdf",
         "counterattack/preview/port-nassau.png",
+        "index.html",  # the gallery links the new face under a new URL (?v=its hash), so no browser shows the old one
     }
 
 
@@ -126,10 +128,11 @@ def test_gallery_lists_games_components_previews_and_files(built: tuple[Project,
     project, _ = built
     html = (project.output_dir / "index.html").read_text()
     assert "Pirates Port: Counterattack" in html
-    assert 'src="counterattack/preview/port-nassau.png"' in html
+    digest = hashlib.sha256((project.output_dir / "counterattack/preview/port-nassau.png").read_bytes()).hexdigest()
+    assert f'src="counterattack/preview/port-nassau.png?v={digest[:12]}"' in html  # a new face is a new URL
     assert 'href="counterattack/counterattack-port-a4.pdf"' in html
     assert "valid" in html
-    for src in __import__("re").findall(r'(?:src|href)="([^"#]+)"', html):
+    for src in __import__("re").findall(r'(?:src|href)="([^"#?]+)', html):
         assert (project.output_dir / src).is_file(), src
 
 

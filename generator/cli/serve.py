@@ -1,0 +1,49 @@
+"""`pnp serve`: the gallery as a live preview in the browser, rebuilt on every save.
+
+The build loop is `pnp watch`'s (one warm session, one line per rebuild);
+the server (`generator.cli.server`) runs beside it in a thread and tells the
+page when a build changed something or failed.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from generator.cli.build import chosen_exports, paper_option
+from generator.cli.context import Context, pass_context, quiet_option
+
+
+@click.command("serve")
+@click.argument("game_ids", nargs=-1, metavar="[GAME]...")
+@paper_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (the default keeps the preview on this machine).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port; the URL is printed).")
+@click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date (the lightbox shows their bleed).")
+@quiet_option
+@pass_context
+def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int, png: bool) -> None:
+    """Serve output/ with the gallery on http://127.0.0.1:8000/, rebuilding on every save.
+
+    The page reloads by itself after each rebuild; a build error (file:line)
+    shows on top of the page until it is fixed. Click a face to see it large
+    with its bleed, trim and safe lines. Ctrl-C stops.
+    """
+    from generator.cli.server import BuildState, PreviewServer
+    from generator.cli.watch import watch_and_build
+    from generator.render.build import BuildOptions
+    from generator.render.gallery import render_gallery
+    from generator.render.units import paper_names
+
+    options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
+                           jobs=os.cpu_count() or 1)
+    state = BuildState()
+    placeholder = render_gallery(ctx.project, []).encode("utf-8")
+    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder) as server:
+        if host not in ("127.0.0.1", "localhost", "::1"):
+            ctx.note(f"warning: --host {host}: other machines on the network can see the preview")
+        click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop)")
+        watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)

@@ -1,0 +1,185 @@
+"""`pnp serve`: a live gallery in a real browser, and a server that hands out output/ and nothing else."""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.cli.server import BuildState, PreviewServer
+from generator.errors import DataError, Location, UsageError
+from tests.cdp import CHROMIUM, Page
+from tests.helpers import copy_sources, edit
+
+TORTUGA = "document.querySelector('img[alt$=\": tortuga\"]')"
+
+
+def _lines(process: subprocess.Popen[str]) -> queue.Queue[str]:
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for line in process.stdout or ():
+            lines.put(line.rstrip("\n"))
+
+    threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
+def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp_path: Path) -> None:
+    project = copy_sources(tmp_path / "project")
+    cards = project.data_dir / "counterattack" / "cards.yaml"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "counterattack", "--paper", "a4", "--port", "0"],
+        cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "CI": "1"},
+    )
+    lines = _lines(process)
+    try:
+        serving = lines.get(timeout=60)
+        assert serving.startswith("serving output/ at http://127.0.0.1:"), serving
+        url = serving.split(" at ")[1].split()[0]
+        assert lines.get(timeout=120).startswith("start: ")
+        with Page(url) as page:
+            page.wait_for("document.body.dataset.live === 'yes' && document.body.dataset.imagesDone === 'yes'",
+                          what="the gallery, live")
+            before = page.evaluate(f"{TORTUGA}.getAttribute('src')")
+            page.evaluate("window.notReloaded = true")
+
+            edit(cards, "name: Tortuga,", "name: Tortuga Reef,")
+            src = page.wait_for(f"{TORTUGA} && {TORTUGA}.complete && {TORTUGA}.naturalWidth > 0 && "
+                                f"{TORTUGA}.getAttribute('src') !== {json.dumps(before)} && {TORTUGA}.getAttribute('src')",
+                                what="the new Tortuga face")
+            assert page.evaluate("window.notReloaded") is None  # the page reloaded by itself
+            face = project.output_dir / "counterattack" / "preview" / "port-tortuga.png"
+            assert src == f"counterattack/preview/port-tortuga.png?v={hashlib.sha256(face.read_bytes()).hexdigest()[:12]}"
+
+            edit(cards, "tricks: 3}", "tricks: three}")
+            shown = page.wait_for("!document.getElementById('build-error').hidden && "
+                                  "document.querySelector('#build-error .message').textContent", what="the error overlay")
+            assert shown == ("data/counterattack/cards.yaml:19: port card 'tortuga' 'tricks' must be an integer 0..10, "
+                             "got 'three'")
+            edit(cards, "tricks: three}", "tricks: 3}")
+            page.wait_for("document.getElementById('build-error').hidden", what="the overlay to go")
+
+            page.evaluate(f"{TORTUGA}.closest('figure').click()")
+            assert page.evaluate("!document.getElementById('lightbox').hidden")
+            box = page.evaluate("""(function () {
+                var svg = document.querySelector('#lightbox svg'), r = function (c) { return svg.querySelector(c); };
+                var a = function (e) { return ['x', 'y', 'width', 'height'].map(function (k) { return +e.getAttribute(k); }); };
+                return {view: svg.getAttribute('viewBox'), bleed: a(r('.line-bleed')), trim: a(r('.line-trim')),
+                        safe: a(r('.line-safe')), big: document.querySelector('#lightbox img').getAttribute('src')};
+            })()""")
+            # A poker card (63 x 88 mm) with 3 mm bleed and the default 3 mm safe margin, in mm.
+            assert box["view"] == "0 0 69 94"
+            assert box["bleed"] == [0, 0, 69, 94] and box["trim"] == [3, 3, 63, 88] and box["safe"] == [6, 6, 57, 82]
+            assert box["big"].endswith(src)
+            page.evaluate("document.getElementById('show-safe').click()")
+            assert page.evaluate("document.querySelector('#lightbox .group-safe').style.display") == "none"
+            assert page.evaluate("document.querySelector('#lightbox .group-trim').style.display") == ""
+    finally:
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        code = process.wait(timeout=20)
+    assert code == 0
+
+
+def _get(server: PreviewServer, path: str) -> tuple[int, bytes, dict[str, str]]:
+    port = server.httpd.server_address[1]
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path)  # sent as written: no client-side clean-up of `..`
+    response = connection.getresponse()
+    body = response.read()
+    connection.close()
+    return response.status, body, {k.lower(): v for k, v in response.getheaders()}
+
+
+def test_the_server_hands_out_files_under_output_and_nothing_else(tmp_path: Path) -> None:
+    output = tmp_path / "project" / "output"
+    (output / "game" / "preview").mkdir(parents=True)
+    (output / "game" / "preview" / "a card.png").write_bytes(b"\x89PNG face")
+    (output / ".cache").mkdir()
+    (output / ".cache" / "manifest.json").write_text("{}")
+    (tmp_path / "project" / "secret.yaml").write_text("secret")
+    (output / "link.yaml").symlink_to(tmp_path / "project" / "secret.yaml")
+    state = BuildState()
+    with PreviewServer(output, "127.0.0.1", 0, state, b"<p>waiting for the first build</p>") as server:
+        assert server.url.startswith("http://127.0.0.1:") and not server.url.endswith(":0/")
+        status, body, headers = _get(server, "/game/preview/a%20card.png")
+        assert (status, body) == (200, b"\x89PNG face")
+        assert headers["content-type"] == "image/png" and headers["cache-control"] == "no-store"
+        assert _get(server, "/")[:2] == (200, b"<p>waiting for the first build</p>")  # no gallery yet
+        (output / "index.html").write_text("<p>gallery</p>")
+        assert _get(server, "/")[:2] == (200, b"<p>gallery</p>")
+        for path in ("/../secret.yaml", "/%2e%2e/secret.yaml", "/game/../../secret.yaml", "/link.yaml",
+                     "/.cache/manifest.json", "/game/", "/game/preview/missing.png"):
+            assert _get(server, path)[0] == 404, path
+        assert json.loads(_get(server, "/__pnp/status")[1]) == {"generation": 0, "error": None}
+
+
+def test_the_build_state_counts_builds_that_changed_files_and_keeps_the_last_error() -> None:
+    state = BuildState()
+
+    def built(written: list[str], gallery: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(summary=SimpleNamespace(written=written, removed=[]), gallery_written=gallery)
+
+    def failing() -> None:
+        raise DataError("port card 'tortuga' 'tricks' must be an integer 0..10, got 'three'",
+                        Location("data/counterattack/cards.yaml", 19))
+
+    state.run(lambda: built(["a.pdf"]))
+    state.run(lambda: built([]))  # nothing changed: the page need not reload
+    with pytest.raises(DataError):
+        state.run(failing)
+    assert json.loads(state.as_json()) == {
+        "generation": 1,
+        "error": "data/counterattack/cards.yaml:19: port card 'tortuga' 'tricks' must be an integer 0..10, got 'three'",
+    }
+    state.run(lambda: built([], gallery=True))
+    assert json.loads(state.as_json()) == {"generation": 2, "error": None}
+
+
+SEGMENTS = st.sampled_from(["", ".", "..", "%2e%2e", "%2E.", ".cache", "manifest.json", "game", "preview",
+                            "a%20card.png", "link.yaml", "secret.yaml", "index.html", "%2f", "\\..",
+                            "..%2f..", "%00", "~"])
+
+
+def test_any_request_path_gets_a_file_under_output_or_nothing(tmp_path: Path) -> None:
+    output = tmp_path / "project" / "output"
+    (output / "game" / "preview").mkdir(parents=True)
+    (output / "game" / "preview" / "a card.png").write_bytes(b"face")
+    (output / "index.html").write_text("gallery")
+    (output / ".cache").mkdir()
+    (output / ".cache" / "manifest.json").write_text("{}")
+    (tmp_path / "project" / "secret.yaml").write_text("secret")
+    (output / "link.yaml").symlink_to(tmp_path / "project" / "secret.yaml")
+    served = {(output / "game" / "preview" / "a card.png").read_bytes(), b"gallery"}
+
+    with PreviewServer(output, "127.0.0.1", 0, BuildState(), b"placeholder") as server:
+        @settings(max_examples=150, deadline=None)
+        @given(st.lists(SEGMENTS, min_size=1, max_size=6))
+        def check(segments: list[str]) -> None:
+            status, body, _ = _get(server, "/" + "/".join(segments))
+            assert status == 404 or (status == 200 and body in served), (segments, status, body)
+
+        check()
+
+
+def test_a_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
+    with PreviewServer(tmp_path, "127.0.0.1", 0, BuildState(), b"") as taken:
+        port = taken.httpd.server_address[1]
+        with pytest.raises(UsageError) as caught:
+            PreviewServer(tmp_path, "127.0.0.1", port, BuildState(), b"")
+    message = str(caught.value)
+    assert message.startswith(f"cannot listen on 127.0.0.1:{port}: ") and "--port 0" in message
+    assert "\n" not in message
