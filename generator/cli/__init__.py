@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "check": "check",
     "simulate": "simulate",
     "watch": "watch",
+    "export-items": "export_items",
 }
 
 
