@@ -21,6 +21,7 @@ ICON_SCALE = 1.0  # an inline icon is a square this many ems wide, standing on t
 ICON_RE = r":[a-z][a-z0-9_-]*(?:#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:"
 TOKEN = re.compile(rf"(\*\*|{ICON_RE}|\n|[ \t]+)")
 ICON_TOKEN = re.compile(r"^:([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:$")
+MIN_HEAD = 3  # letters a broken word must keep on the line it starts on
 SHRINK_STEP = 0.25  # points: the sizes tried are `size`, `size - 0.25`, ... down to `min_size`
 FITS = ("shrink", "none")
 
@@ -134,22 +135,28 @@ def _width(word: Word, font: str, bold_font: str, size: float) -> float:
     return total
 
 
-def _break_word(word: Word, font: str, bold_font: str, size: float, width: float) -> list[Word]:
+def _break_word(word: Word, font: str, bold_font: str, size: float, width: float,
+                room: float | None = None) -> list[Word]:
     """A word too wide for the box, cut into pieces that each fit, with a hyphen where letters are
-    cut apart. A single character wider than the box still gets its own line (validate reports it)."""
+    cut apart. The first piece fills the `room` left on the current line when a few letters fit
+    there. A single character wider than the box still gets its own line (validate reports it)."""
     units = [unit for p in word for unit in ([p] if p.icon else [Piece(ch, p.bold) for ch in p.text])]
     chunks: list[Word] = []
     start = 0
+    limit = width if room is None else room
     while start < len(units):
         end = start + 1
         best = _chunk(units, start, end, font, bold_font, size)
         while end < len(units):
             candidate = _chunk(units, start, end + 1, font, bold_font, size)
-            if _width(candidate, font, bold_font, size) > width + 1e-6:
+            if _width(candidate, font, bold_font, size) > limit + 1e-6:
                 break
             end, best = end + 1, candidate
+        if limit != width and (end - start < MIN_HEAD or _width(best, font, bold_font, size) > limit + 1e-6):
+            limit = width  # too little room left on the line: the word starts the next one
+            continue
         chunks.append(best)
-        start = end
+        start, limit = end, width
     return chunks
 
 
@@ -179,26 +186,31 @@ def _wrap(paragraphs: list[list[Word]], font: str, bold_font: str, size: float, 
     for paragraph in paragraphs:
         current: list[Word] = []
         current_width = 0.0
-        words: list[tuple[Word, float]] = []
         for word in paragraph:
             w = _width(word, font, bold_font, size)
             if w > width + 1e-6 and breaking:
                 broken = True
-                words.extend((part, _width(part, font, bold_font, size))
-                             for part in _break_word(word, font, bold_font, size, width))
+                room = width - current_width - space if current else None
+                parts = _break_word(word, font, bold_font, size, width, room)
+                words = [(part, _width(part, font, bold_font, size)) for part in parts]
             else:
-                words.append((word, w))
-        for word, w in words:
-            widest = max(widest, w)
-            extra = w if not current else current_width + space + w
-            if current and extra > width:
-                lines.append(Line(tuple(current), current_width))
-                current, current_width = [word], w
-            else:
-                current.append(word)
-                current_width = extra
+                words = [(word, w)]
+            for part, part_width in words:
+                current, current_width = _place(lines, current, current_width, part, part_width, space, width)
+                widest = max(widest, part_width)
         lines.append(Line(tuple(current), current_width))
     return lines, widest, broken
+
+
+def _place(lines: list[Line], current: list[Word], current_width: float, word: Word, w: float, space: float,
+           width: float) -> tuple[list[Word], float]:
+    """Put `word` on the current line, or close that line and start the next with it."""
+    extra = w if not current else current_width + space + w
+    if current and extra > width:
+        lines.append(Line(tuple(current), current_width))
+        return [word], w
+    current.append(word)
+    return current, extra
 
 
 def _sizes(size: float, min_size: float) -> list[float]:
