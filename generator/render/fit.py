@@ -15,8 +15,9 @@ from generator.project import Project
 from generator.render.build import printable
 from generator.render.faces import renderer
 from generator.render.glyphs import describe, missing
+from generator.render.icons import ICONS
 from generator.render.layout import Element, Face, back_layout
-from generator.render.text import bold_of, fit_line, icon_problem, set_text, shrink_floor, unknown_icons
+from generator.render.text import bold_of, fit_line, icon_names, icon_problem, set_text, shrink_floor, unknown_icons
 from generator.render.units import pt
 
 
@@ -75,9 +76,18 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
     sources = {e.name: e.values.get("text") for e in layout.elements}  # type: ignore[attr-defined]
     for item, face in resolved:
         for element in face.elements:
-            if element.type != "textbox":
+            if element.type not in ("text", "textbox"):
                 continue
             source = sources.get(element.name)
+            if element.type == "text":  # one line of plain letters: an icon there would print as ':coin:'
+                known = [icon for icon in icon_names(element.get("text")) if icon in ICONS]
+                if known and (element.name, "text") not in seen:
+                    seen.add((element.name, "text"))
+                    failures.append(Check(f"{name} element '{element.name}' icons", "inline icons only in textboxes",
+                                          f"{item.key}: ':{known[0]}:' would print as letters in a one-line text "
+                                          "element; make it a textbox", False,
+                                          source.where if source is not None else item.location))
+                continue
             for icon in unknown_icons(element.get("text")):
                 in_layout = source is not None and f":{icon}" in str(source.raw)
                 where = source.where if in_layout and source is not None else item.location

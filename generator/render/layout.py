@@ -286,6 +286,9 @@ class LayoutLibrary:
         if fit is not None and fit.raw == "shrink" and "min_size" not in element.values:
             raise DataError(f"{kind} element '{element.name}' has 'fit: shrink' but no 'min_size' "
                             "(the smallest size in points it may shrink to, e.g. min_size: 6)", fit.where)
+        if fit is not None and fit.raw == "shrink" and kind == "text" and "max_width" not in element.values:
+            raise DataError(f"text element '{element.name}' has 'fit: shrink' but no 'max_width' (the width in mm "
+                            "it must fit)", fit.where)
 
     def _template(self, source: str, where: Location, what: str) -> Any:
         from jinja2 import TemplateSyntaxError

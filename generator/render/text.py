@@ -88,6 +88,11 @@ def parse(text: str) -> list[list[Word]]:
     return paragraphs
 
 
+def icon_names(text: str) -> list[str]:
+    """Every `:name:` token of `text`, known or not."""
+    return [match.group(1) for token in TOKEN.split(text) if (match := ICON_TOKEN.match(token or ""))]
+
+
 def unknown_icons(text: str) -> list[str]:
     """`:name:` tokens that name no icon (probably typos), for the fit checks."""
     return [match.group(1) for token in TOKEN.split(text) if (match := ICON_TOKEN.match(token or ""))

@@ -139,3 +139,12 @@ def test_an_unknown_icon_on_a_card_fails_validation_where_it_was_written(fresh_p
     assert set(failed) == {"templates/layouts/counterattack/port.yaml:11", "data/counterattack/cards.yaml:19"}
     assert "unknown inline icon ':anchr:'; did you mean :anchor:" in failed["templates/layouts/counterattack/port.yaml:11"]
     assert "tortuga: unknown inline icon ':skul:'; did you mean :skull:" in failed["data/counterattack/cards.yaml:19"]
+
+
+def test_an_icon_in_a_one_line_text_element_is_flagged_once(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port", BASE + "  - {name: t, type: text, x: 5, y: 9, "
+                                                             "text: 'Port :anchor: {{ card.name }}'}\n")
+    game = load_game(fresh_project, "counterattack")
+    failed = [c for c in layout_checks(game, fresh_project) if not c.ok]
+    assert len(failed) == 1 and str(failed[0].location) == "templates/layouts/counterattack/port.yaml:5"
+    assert "':anchor:' would print as letters in a one-line text element; make it a textbox" in failed[0].actual

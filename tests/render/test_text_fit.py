@@ -134,3 +134,11 @@ def test_bad_fit_settings_fail_at_their_line(fresh_project, element: str, words:
     with pytest.raises(DataError) as caught:
         resolve_port(fresh_project)
     assert words in caught.value.message and caught.value.location.line == 2
+
+
+def test_fit_shrink_on_a_one_line_text_needs_its_width(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port", "elements:\n  - {name: t, type: text, text: hi, fit: shrink, "
+                                                      "min_size: 6}\n")
+    with pytest.raises(DataError) as caught:
+        resolve_port(fresh_project)
+    assert "has 'fit: shrink' but no 'max_width'" in caught.value.message and caught.value.location.line == 2
