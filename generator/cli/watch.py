@@ -73,6 +73,7 @@ def _settle(project: Project, build: Callable[[], Any], changed: list[Path], ech
 
 
 SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf")
+SOURCE_SUFFIXES += (".csv", ".xlsx")  # items from spreadsheets (load/sheets.py)
 
 
 def _relevant(path: Path) -> bool:

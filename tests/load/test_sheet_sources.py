@@ -340,3 +340,10 @@ def test_a_designed_cell_is_listed_with_the_design_decisions(tmp_path: Path) -> 
     game = load_game(toy(tmp_path, sheet=sheet), "toy")
     assert [(str(d.location), d.text) for d in game.decisions] == [
         ("data/toy/crew.csv:2:designed", "The one red card we kept.")]
+
+
+def test_pnp_watch_rebuilds_when_a_sheet_is_saved() -> None:
+    from generator.cli.watch import _relevant
+
+    assert _relevant(Path("data/pirate-tricks/crew.csv")) and _relevant(Path("data/pirate-tricks/crew.xlsx"))
+    assert not _relevant(Path("data/pirate-tricks/.~lock.crew.csv#"))
