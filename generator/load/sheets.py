@@ -16,6 +16,7 @@ already hold numbers or booleans are taken as they are.
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 from collections.abc import Callable, Iterable
@@ -188,8 +189,6 @@ def _blank(cell: Any) -> bool:
 
 def check_columns(sheet: Sheet, specs: Iterable[FieldSpec], double_sided: bool, noun: str) -> None:
     """Every header column must be an item key or a field (typos do not pass silently)."""
-    import difflib
-
     fields = [spec.name for spec in specs]
     known = [*ITEM_COLUMNS, *fields, *(BACK_PREFIX + f for f in fields if double_sided)]
     if "id" not in sheet.columns:
