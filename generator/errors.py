@@ -25,9 +25,11 @@ class Location:
 
     file: str
     line: int = 0
+    column: str = ""  # a spreadsheet column's name (`crew.csv:14:rank`); empty for YAML
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}" if self.line else self.file
+        place = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{place}:{self.column}" if self.column else place
 
 
 class PnpError(Exception):

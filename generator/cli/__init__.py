@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate",
     "watch": "watch",
     "serve": "serve",
+    "export-items": "export_items",
 }
 
 

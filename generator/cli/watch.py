@@ -73,7 +73,8 @@ def _settle(project: Project, build: Callable[[], Any], changed: list[Path], ech
             return
 
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf")
+SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf",
+                   ".csv", ".xlsx")  # the last two: item sheets (load/sheets.py)
 
 
 def _relevant(path: Path) -> bool:

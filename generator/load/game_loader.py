@@ -13,6 +13,7 @@ from typing import Any
 from generator.errors import DataError, Location
 from generator.load.items import parse_component
 from generator.load.reader import Section, list_entries
+from generator.load.sheets import SheetReader, sheet_reader
 from generator.load.yamlsrc import YList, YMap, read_yaml
 from generator.model import (
     Component,
@@ -60,7 +61,8 @@ def load_game(project: Project, game_id: str) -> Game:
                 sections[key] = (top.data[key], value_where)
     if "game" not in sections:
         raise DataError("game.yaml must have a 'game:' section", Location(project.display(folder / "game.yaml"), 1))
-    return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files))
+    return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files),
+                       sheet_reader(gate, folder))
 
 
 def load_games(project: Project, game_ids: list[str] | tuple[str, ...] | None = None) -> list[Game]:
@@ -75,6 +77,7 @@ def _build_game(
     sections: dict[str, tuple[Any, Location]],
     components_raw: list[tuple[Any, Location]],
     files: tuple[str, ...],
+    read_sheet: SheetReader | None = None,
 ) -> Game:
     decisions: list[tuple[Location, str]] = []
     meta_raw, meta_where = sections["game"]
@@ -105,7 +108,7 @@ def _build_game(
     components: list[Component] = []
     seen: dict[str, Location] = {}
     for entry, where in components_raw:
-        component = parse_component(entry, where, decisions)
+        component = parse_component(entry, where, decisions, read_sheet)
         if component.id in seen:
             raise DataError(f"duplicate component id {component.id!r} (first at {seen[component.id]})",
                             component.location)

@@ -17,6 +17,7 @@ from typing import Any
 
 from generator.errors import DataError, Location
 from generator.load.reader import Section, is_kind, list_entries
+from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
 from generator.model import COMPONENT_KINDS, NAMED_SIZES, Component, FieldSpec, Item, Size
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -184,12 +185,18 @@ def _expand_axis(name: str, axis: Any, where: Location) -> list[Any]:
 
 def parse_items(
     value: Any, component: str, noun: str, specs: tuple[FieldSpec, ...], double_sided: bool, where: Location,
-    decisions: list[Any],
+    decisions: list[Any], read_sheet: SheetReader | None = None,
 ) -> tuple[Item, ...]:
+    """Items from YAML entries and from sheets (`- from: crew.csv`, or `items: {from: crew.csv}` alone)."""
     items: list[Item] = []
     seen: dict[str, Location] = {}
+    if isinstance(value, dict) and "from" in value:
+        value = [value]  # `items: {from: crew.csv}`: the sheet is the only source
     for entry, entry_where in list_entries(value, f"component '{component}' items", where):
         section = Section(entry, f"{noun} entry", entry_where)
+        if section.has("from"):
+            items.extend(_sheet_items(section, component, noun, specs, double_sided, read_sheet, seen, decisions))
+            continue
         count = section.take_int("count", 1, lo=0, hi=MAX_COUNT)
         back = section.take("back", dict, None)
         note = section.take("designed", str, None)
@@ -262,7 +269,66 @@ def parse_items(
     return tuple(items)
 
 
-def parse_component(entry: Any, where: Location, decisions: list[Any]) -> Component:
+def _sheet_items(
+    section: Section, component: str, noun: str, specs: tuple[FieldSpec, ...], double_sided: bool,
+    read_sheet: SheetReader | None, seen: dict[str, Location], decisions: list[Any],
+) -> list[Item]:
+    """One item per row of a sheet, checked exactly as YAML entries are; errors name file:row:column."""
+    source = section.take("from", str)
+    worksheet = section.take("sheet", str, None)
+    section.done()
+    if read_sheet is None:
+        raise DataError(f"items 'from' {source!r}: sheets are read only for a game's own data", section.where("from"))
+    sheet = read_sheet(source, worksheet, section.where("from"))
+    check_columns(sheet, specs, double_sided, noun)
+    by_name = {spec.name: spec for spec in specs}
+    items = []
+    for row in sheet.rows:
+        items.append(_row_item(sheet, row.line, row.cells, component, noun, by_name, specs, double_sided, seen,
+                               decisions))
+    return items
+
+
+def _row_item(
+    sheet: Sheet, line: int, cells: dict[str, Any], component: str, noun: str, by_name: dict[str, FieldSpec],
+    specs: tuple[FieldSpec, ...], double_sided: bool, seen: dict[str, Location], decisions: list[Any],
+) -> Item:
+    row_where = sheet.at(line)
+    raw_id = cells.get("id")
+    if raw_id is None:
+        raise DataError(f"the row has no id (each {noun} needs one, like 'red-1')", sheet.at(line, "id"))
+    item_id = check_id(str(raw_id).strip(), f"{noun} id", sheet.at(line, "id"))
+    if item_id in seen:
+        raise DataError(f"duplicate {noun} id {item_id!r} (first defined at {seen[item_id]})", sheet.at(line, "id"))
+    seen[item_id] = row_where
+    count = count_value(cells.get("count", 1))
+    if not is_kind(count, int) or not 0 <= count <= MAX_COUNT:
+        raise DataError(f"{noun} '{item_id}' 'count' must be an integer 0..{MAX_COUNT}, got {count!r}",
+                        sheet.at(line, "count"))
+    if isinstance(cells.get("designed"), str):
+        decisions.append((sheet.at(line, "designed"), cells["designed"]))
+    front = {name: cell_value(by_name[name], cell) for name, cell in cells.items() if name in by_name}
+    back = {name[len(BACK_PREFIX):]: cell_value(by_name[name[len(BACK_PREFIX):]], cell)
+            for name, cell in cells.items() if name.startswith(BACK_PREFIX)}
+    what = f"{noun} '{item_id}'"
+    fields = _item_fields(front, specs, what, lambda key: sheet.at(line, key) if key else row_where)
+    back_fields = None
+    if double_sided:
+        back_fields = _item_fields(back, specs, f"{what} back",
+                                   lambda key: sheet.at(line, BACK_PREFIX + key) if key else row_where, base=fields)
+    return Item(
+        id=item_id,
+        component=component,
+        count=count,
+        fields=MappingProxyType(fields),
+        location=row_where,
+        back=MappingProxyType(back_fields) if back_fields is not None else None,
+    )
+
+
+def parse_component(
+    entry: Any, where: Location, decisions: list[Any], read_sheet: SheetReader | None = None
+) -> Component:
     section = Section(entry, "component", where)
     comp_id = check_id(section.take("id", str), "component id", section.where("id"))
     kind = section.take_choice("kind", COMPONENT_KINDS)
@@ -289,7 +355,8 @@ def parse_component(entry: Any, where: Location, decisions: list[Any]) -> Compon
         decisions.append((section.where("designed"), note))
     specs = parse_field_specs(section.take("fields", dict, {}), f"component '{comp_id}'", section.where("fields"))
     items = parse_items(
-        section.take("items", list), comp_id, name, specs, double_sided, section.where("items"), decisions
+        section.take("items", (list, dict)), comp_id, name, specs, double_sided, section.where("items"), decisions,
+        read_sheet,
     )
     section.done()
     if not items:

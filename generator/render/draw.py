@@ -16,7 +16,7 @@ from typing import Any
 from generator.render.glyphs import draw_runs, text_width
 from generator.render.icons import draw_icon
 from generator.render.layout import Element, Face
-from generator.render.text import bold_of, fit_line, set_text
+from generator.render.text import bold_of, fit_line, icon_box, set_text, shrink_floor
 from generator.render.units import pt
 
 ASCENT = 0.78  # first baseline below the top of a text box, in ems
@@ -131,7 +131,7 @@ def _text(c: Any, e: Element, face: Face, bleed: float) -> None:
         return
     font, size = e.get("font"), e.get("size")
     if e.get("max_width") is not None:
-        size, _ = fit_line(text, font, size, e.get("min_size") or size, pt(e.get("max_width")))
+        size, _ = fit_line(text, font, size, shrink_floor(e), pt(e.get("max_width")))
     c.setFillColor(colour(e.get("colour")))
     c.setFont(font, size)
     x, y = pt(e.get("x")), _y(face, e.get("y"))
@@ -157,7 +157,7 @@ def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
     bold_font = e.get("bold_font") or bold_of(font)
     size = e.get("size")
     width, height = pt(e.get("w")), pt(e.get("h"))
-    setting = set_text(text, font, bold_font, size, e.get("min_size") or size, e.get("leading"), width, height)
+    setting = set_text(text, font, bold_font, size, shrink_floor(e), e.get("leading"), width, height)
     ink = colour(e.get("colour"))
     c.setFillColor(ink)
     block = setting.size + setting.leading * (len(setting.lines) - 1)
@@ -181,9 +181,9 @@ def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
         for word in line.words:
             for piece in word:
                 if piece.icon:
-                    draw_icon(c, piece.icon, x + setting.size / 2, baseline + setting.size * 0.32,
-                              setting.size * 0.95, ink)
-                    x += setting.size
+                    centre_x, centre_y, side = icon_box(x, baseline, setting.size)
+                    draw_icon(c, piece.icon, centre_x, centre_y, side, colour(piece.colour) if piece.colour else ink)
+                    x += side
                 else:
                     face_font = bold_font if piece.bold else font
                     x += draw_runs(c, x, baseline, piece.text, face_font, setting.size)

@@ -15,8 +15,9 @@ from generator.project import Project
 from generator.render.build import printable
 from generator.render.faces import renderer
 from generator.render.glyphs import describe, missing
+from generator.render.icons import ICONS
 from generator.render.layout import Element, Face, back_layout
-from generator.render.text import bold_of, fit_line, set_text, unknown_icons
+from generator.render.text import bold_of, fit_line, icon_names, icon_problem, set_text, shrink_floor, unknown_icons
 from generator.render.units import pt
 
 
@@ -56,13 +57,46 @@ def _side_checks(game: Game, component: Component, side: str, layout_name: str, 
         check_name = f"{name} element '{element_name}' fits"
         if len(found) == len(resolved):  # every card overflows: the box is what to fix
             item, problem = found[0]
-            failures.append(Check(check_name, "fits its face", f"{problem} on {item.key} (and every other)", False, box))
+            failures.append(Check(check_name, "fits its face", f"{problem} on {item.key} ({item.location}) "
+                                  "and every other", False, box))
         else:  # some cards overflow: their texts are what to fix
             failures.extend(Check(check_name, "fits its face", f"{problem} on {item.key} (box at {box})", False,
                                   item.location) for item, problem in found)
     checks.extend(failures)
     checks.extend(_glyph_checks(name, resolved))
+    checks.extend(_icon_checks(name, layout, resolved))
     return checks
+
+
+def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -> list[Check]:
+    """An inline `:icon:` that names no icon fails at the line that wrote it: the layout's text when the
+    layout holds the token, else the item whose field brought it in; with the nearest names."""
+    failures: list[Check] = []
+    seen: set[tuple[str, str]] = set()
+    sources = {e.name: e.values.get("text") for e in layout.elements}  # type: ignore[attr-defined]
+    for item, face in resolved:
+        for element in face.elements:
+            if element.type not in ("text", "textbox"):
+                continue
+            source = sources.get(element.name)
+            if element.type == "text":  # one line of plain letters: an icon there would print as ':coin:'
+                known = [icon for icon in icon_names(element.get("text")) if icon in ICONS]
+                if known and (element.name, "text") not in seen:
+                    seen.add((element.name, "text"))
+                    failures.append(Check(f"{name} element '{element.name}' icons", "inline icons only in textboxes",
+                                          f"{item.key}: ':{known[0]}:' would print as letters in a one-line text "
+                                          "element; make it a textbox", False,
+                                          source.where if source is not None else item.location))
+                continue
+            for icon in unknown_icons(element.get("text")):
+                in_layout = source is not None and f":{icon}" in str(source.raw)
+                where = source.where if in_layout and source is not None else item.location
+                if (str(where), icon) in seen:
+                    continue
+                seen.add((str(where), icon))
+                failures.append(Check(f"{name} element '{element.name}' icons", "every inline icon is known",
+                                      f"{item.key}: {icon_problem(icon)}", False, where))
+    return failures
 
 
 def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
@@ -90,18 +124,15 @@ def _misfit(element: Element, face: Face) -> str | None:
     """Why this text element does not fit, or None."""
     if element.type == "text" and element.get("max_width") is not None:
         text = element.get("text")
-        size, fits = fit_line(text, element.get("font"), element.get("size"), element.get("min_size") or
-                              element.get("size"), pt(element.get("max_width")))
+        size, fits = fit_line(text, element.get("font"), element.get("size"), shrink_floor(element),
+                              pt(element.get("max_width")))
         if not fits:
             return f"{text!r} is wider than {element.get('max_width'):g} mm at {size:g} pt"
     elif element.type == "textbox":
         text = element.get("text")
-        bad = unknown_icons(text)
-        if bad:
-            return f"unknown inline icon ':{bad[0]}:'"
         font = element.get("font")
         setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
-                           element.get("min_size") or element.get("size"), element.get("leading"),
+                           shrink_floor(element), element.get("leading"),
                            pt(element.get("w")), pt(element.get("h")))
         if not setting.fits:
             return (f"text needs more than {element.get('w'):g} x {element.get('h'):g} mm even at "

@@ -494,3 +494,33 @@ def draw_icon(c: Any, name: str, x: float, y: float, size: float, colour: Any, r
     c.setStrokeColor(colour)
     c.addLiteral(icon_operators(name))
     c.restoreState()
+
+
+ICON_PIXELS = 128  # an inline icon in a document: about 900 dpi at 10 pt, crisp in print
+
+
+@cache
+def icon_png(name: str, colour: str, pixels: int = ICON_PIXELS) -> bytes:
+    """Icon `name` in `colour` ('#rrggbb') as a square PNG with a transparent ground.
+
+    Document paragraphs (ReportLab Platypus) place inline pictures only as images, so an
+    icon inside rulebook text is the vector drawn once and rasterised finely; same input,
+    same bytes (no timestamps), so documents stay reproducible.
+    """
+    import pypdfium2 as pdfium
+    from reportlab.lib.colors import HexColor
+    from reportlab.pdfgen.canvas import Canvas
+
+    page = io.BytesIO()
+    canvas = Canvas(page, pagesize=(100, 100), invariant=1)
+    draw_icon(canvas, name, 50, 50, 100, HexColor(colour))
+    canvas.showPage()
+    canvas.save()
+    document = pdfium.PdfDocument(page.getvalue())
+    try:
+        image = document[0].render(scale=pixels / 100, fill_color=(0, 0, 0, 0), draw_annots=False).to_pil()
+    finally:
+        document.close()
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=True)
+    return out.getvalue()

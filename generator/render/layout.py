@@ -47,6 +47,7 @@ from generator.project import Project
 from generator.render.glyphs import composed
 from generator.render.icons import ICONS
 from generator.render.images import Picture, load_picture
+from generator.render.text import FITS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -65,9 +66,10 @@ TYPE_KEYS: dict[str, dict[str, str]] = {
                "frame": "bool"},
     "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
     "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
-             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool"},
+             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool", "fit": "fit"},
     "textbox": {"text": "text", "w": "num", "h": "num", "font": "font", "bold_font": "font", "size": "num",
-                "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign"},
+                "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign",
+                "fit": "fit"},
     "icon": {"icon": "icon", "size": "num", "colour": "colour", "rotate": "num", "mirror": "bool"},
     "pips": {"icon": "icon", "count": "num", "w": "num", "h": "num", "size": "num", "colour": "colour",
              "columns": "num"},
@@ -287,6 +289,13 @@ class LayoutLibrary:
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
+        fit = element.values.get("fit")
+        if fit is not None and fit.raw == "shrink" and "min_size" not in element.values:
+            raise DataError(f"{kind} element '{element.name}' has 'fit: shrink' but no 'min_size' "
+                            "(the smallest size in points it may shrink to, e.g. min_size: 6)", fit.where)
+        if fit is not None and fit.raw == "shrink" and kind == "text" and "max_width" not in element.values:
+            raise DataError(f"text element '{element.name}' has 'fit: shrink' but no 'max_width' (the width in mm "
+                            "it must fit)", fit.where)
 
     def _template(self, source: str, where: Location, what: str) -> Any:
         from jinja2 import TemplateSyntaxError
@@ -479,6 +488,8 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)
     elif kind == "align" and value not in ALIGNS:
         raise DataError(f"element '{element}' align must be one of left, centre, right, got {value!r}", where)
+    elif kind == "fit" and value not in FITS:
+        raise DataError(f"element '{element}' fit must be one of {', '.join(FITS)}, got {value!r}", where)
     elif kind == "valign" and value not in VALIGNS:
         raise DataError(f"element '{element}' valign must be one of top, middle, bottom, got {value!r}", where)
     return value

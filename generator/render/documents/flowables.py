@@ -22,7 +22,6 @@ from reportlab.platypus import (
     ListFlowable,
     ListItem,
     PageBreak,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -35,6 +34,7 @@ from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
+from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import FacePicture, resolve
 from generator.render.documents.scenes import SceneFlowable
 from generator.render.documents.styles import Styles

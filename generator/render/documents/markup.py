@@ -4,7 +4,7 @@ Deliberately small, so that every construct has one obvious rendering and any
 mistake can be reported at its template line:
 
     # Heading / ## Section / ### Subsection
-    plain lines form paragraphs; **bold**, *italic*
+    plain lines form paragraphs; **bold**, *italic*, :icon: or :icon#rrggbb: (an inline icon)
     - bullet item            1. numbered item   (indented lines continue an item)
     | table | row |  with a |---| line under the header row
     > **Example** ...        a callout box (its lines are parsed as blocks)
@@ -29,6 +29,9 @@ import re
 from dataclasses import dataclass, field
 
 from generator.errors import DataError, Location
+from generator.render.documents.iconpara import MARKER, marker
+from generator.render.icons import ICONS
+from generator.render.text import icon_problem, unknown_icons
 
 HEADING_RE = re.compile(r"^(#{1,4})\s+(.*)$")
 BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
@@ -42,6 +45,7 @@ SETTINGS = ("landscape", "copies", "frame", "panels")
 # so a '|' in a card name never splits a table cell and a '*' never starts emphasis.
 LITERAL = {"|": "\ue010", "*": "\ue011"}
 SCENE_KINDS = ("face", "label", "zone", "arrow")
+INLINE_ICON = re.compile(r":([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:")  # as on faces (render.text)
 TURNS = (0, 90, 180, 270)
 
 
@@ -396,6 +400,9 @@ def check_inline(text: str, reader: _Reader, line: int) -> None:
     rest = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", rest)
     if "*" in rest:
         raise reader.error(f"unpaired '*' or '**' in {text.strip()[:60]!r} (write **bold** or *italic*)", line)
+    unknown = unknown_icons(text)
+    if unknown:
+        raise reader.error(icon_problem(unknown[0]), line)
 
 
 def inline_to_para(text: str) -> str:
@@ -403,9 +410,11 @@ def inline_to_para(text: str) -> str:
     out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
     out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
+    out = INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)) if m.group(1) in ICONS else m.group(0), out)
     return unescape_literal(out)
 
 
 def plain(text: str) -> str:
     """Inline text without markers (for the table of contents and outlines)."""
+    text = MARKER.sub("", INLINE_ICON.sub(lambda m: "" if m.group(1) in ICONS else m.group(0), text))
     return unescape_literal(re.sub(r"\*{1,2}(.+?)\*{1,2}", r"\1", text))

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.documents import markup
+from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import face_form, form_name, resolve, resolve_face
 from generator.render.documents.styles import Styles
 from generator.render.layout import Face
