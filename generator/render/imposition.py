@@ -110,10 +110,11 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
     c.setCreator("pnp build")
     c.setSubject(f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed)
-    slots = grid.slots()
+    per_page = grid.per_page
     pages = 0
-    chunks = [faces[i:i + len(slots)] for i in range(0, len(faces), len(slots))]
+    chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)]
     for chunk in chunks:
+        slots = grid.slots(len(chunk))  # a partly filled page keeps full bleed where a neighbour is missing
         for (front, _), slot in zip(chunk, slots):
             forms.place(front, slot)
         if mode == "gutter-fold":
@@ -130,7 +131,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
             c.showPage()
             pages += 1
     c.save()
-    return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), len(slots), mode, grid)
+    return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), per_page, mode, grid)
 
 
 def _fold_grid(paper: Paper, width: float, height: float, bleed: float) -> tuple[Paper, Grid | None]:
