@@ -81,7 +81,8 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
                   no_gallery: bool, jobs: int, force: bool, clean: bool, **flags: bool) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
-    One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
+    One PDF per component and paper: <game>-<component>-<paper>-<mode>.pdf
+    (mode: duplex-long, duplex-short, gutterfold, single-sided), plus
     <game>-rules-<paper>.pdf, the score sheets and play aids (also as
     -fillable- forms) and the boards. The deck is validated first (an invalid
     deck is refused with exit code 1). Only what changed is redrawn (cache in
@@ -144,3 +145,29 @@ def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
             bar.__exit__(None, None, None)
 
     return advance
+
+
+def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = ()) -> Any:
+    """`BuildOptions` from `pnp build`'s option values (by parameter name): what `pnp watch` starts with.
+
+    The options with their own spelling on the command line are translated; any
+    other value whose name is a `BuildOptions` field is passed on as it is, so an
+    option added to `pnp build` under its field's name reaches `pnp watch` too.
+    """
+    import dataclasses
+
+    from generator.render.build import BuildOptions
+    from generator.render.units import paper_names
+
+    given = dict(values)
+    translated: dict[str, Any] = {
+        "papers": paper_names(given.pop("paper", "all")),
+        "crop_marks": not given.pop("no_crop_marks", False),
+        "back_offset": _offset(given.pop("back_offset", "0,0")),
+        "exports": chosen_exports(given, not given.pop("no_gallery", False)),
+    }
+    fields = {f.name for f in dataclasses.fields(BuildOptions)}
+    rest = {name: value for name, value in given.items() if name in fields and name not in translated}
+    options = BuildOptions(**translated, **rest, jobs=jobs, only=only)
+    options.check()
+    return options

@@ -14,7 +14,8 @@ every item field it read. `run` skips a job only when both still hold and
 its files are intact.
 
 Output layout (documented for users):
-  output/<game>/<game>-<component>-<paper>.pdf   sheets to print, one file per component and paper
+  output/<game>/<game>-<component>-<paper>-<mode>.pdf   sheets to print, one file per component and paper;
+                                                 <mode>: duplex-long, duplex-short, gutterfold or single-sided
   output/<game>/png/<component>-<item>-<copy>.png  with --png: every face at 300 dpi with bleed,
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs

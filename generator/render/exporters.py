@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from generator.errors import DataError, Location
 from generator.model import Component, Game
 from generator.render.outputs import FileKind, OutputFile
-from generator.render.sheet_options import SheetOptions
+from generator.render.sheet_options import SheetOptions, sheet_file_name
 from generator.render.units import DPI, Paper
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
 
     result = impose(given.faces, given.game, given.component, settings)
     paper = settings.paper.name
-    return [OutputFile(f"{given.game.id}-{given.component.id}-{paper}.pdf", FileKind.SHEET, result.pdf,
+    return [OutputFile(sheet_file_name(given.game.id, given.component.id, paper, result.mode), FileKind.SHEET, result.pdf,
                        given.component.id, paper=paper, sheets=result.sheets)]
 
 
