@@ -131,6 +131,7 @@ class Component:
     location: Location
     description: str = ""
     per_player: bool = False
+    sheet: str = "own"  # "mixed": printed on the game's shared tokens sheet with its other small pieces
 
     @property
     def count(self) -> int:

@@ -115,6 +115,17 @@ def _sheets(given: ExportInput, settings: SheetOptions) -> list[OutputFile]:
                        given.component.id, paper=paper, sheets=result.sheets)]
 
 
+def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
+                settings: SheetOptions) -> list[OutputFile]:
+    """The game's mixed sheet of small pieces (`sheet: mixed`) on one paper."""
+    from generator.render.imposition import MIXED, impose_mixed
+
+    result = impose_mixed(faces, game, components, settings)
+    paper = settings.paper.name
+    return [OutputFile(sheet_file_name(game.id, MIXED, paper, result.mode), FileKind.SHEET, result.pdf,
+                       MIXED, paper=paper, sheets=result.sheets)]
+
+
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
     from generator.render.raster import export_pngs
 
