@@ -68,9 +68,13 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
                            rulebook_pdf(seen, project, paper, booklet=True), paper=paper)]
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
+        from generator.render.two_up import two_up_sheet
+
         name = sheet_name(template)
-        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
-                            sheet_pdf(seen, project, template, paper, fillable=False), paper=paper)]
+        printed = sheet_pdf(seen, project, template, paper, fillable=False)
+        imposed = two_up_sheet(seen, project, template, paper, printed)  # A5 sheets: two to a page
+        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf" if imposed is None else f"{prefix}-{name}-{paper}-{imposed[0]}.pdf",
+                            FileKind.SCORE_SHEET, printed if imposed is None else imposed[1], paper=paper)]
         fillable = sheet_pdf(seen, project, template, paper, fillable=True)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
