@@ -238,7 +238,8 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
     jobs = provide(game, project, options)
     skeleton = skeleton_digest(game)
     for job in jobs:
-        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton)
+        printing = options_key(options) if job.subject == "rules" else ""  # the rules' "How to print" page
+        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton, printing)
     return jobs
 
 

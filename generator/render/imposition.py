@@ -263,3 +263,32 @@ def _lines(c: Any, lines: list[tuple[float, float, float, float]]) -> None:
     for x1, y1, x2, y2 in lines:
         c.line(pt(x1), pt(y1), pt(x2), pt(y2))
     c.restoreState()
+
+
+def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str) -> str:
+    """How `impose` / `impose_mixed` will print these components, drawing faces only when it must
+    (`--duplex none` with backs: are they all alike?)."""
+    if not any(back_layout(c) for c in components):
+        return "fronts-only"
+    if duplex != "none":
+        return f"duplex-{duplex}"  # as `_mode` decides whenever there are backs
+    backs = [b for c in components for _, b in component_faces(renderer, game, c) if b is not None]
+    return _mode(duplex, backs, any(c.double_sided for c in components))
+
+
+def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
+    """Sheets of paper the components take in `mode`, from the same grid or packing the imposition uses."""
+    from generator.render.grid import sheets_needed
+    from generator.render.mixed import pack
+
+    paper = options.paper
+    if len(components) == 1 and components[0].sheet != "mixed":
+        size = components[0].size
+        if mode == "gutter-fold":
+            grid = _fold_grid(paper, size.width, size.height, options.bleed)[1]
+        else:
+            grid = make_grid(paper, size.width, size.height, options.bleed)
+        return sheets_needed(components[0].count, grid.per_page) if grid else 0
+    region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
+    pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
+    return len(pages) if pages else 0

@@ -38,10 +38,13 @@ def _scale(width: float, height: float, paper: Paper) -> float:
     return min(1.0, paper.height / 2 / width, paper.width / height)
 
 
-def pages_of(pdf: bytes) -> int:
+def pages_of(pdf: bytes) -> tuple[int, bool]:
+    """How many pages a PDF has, and whether its first page is landscape."""
     from pypdf import PdfReader
 
-    return len(PdfReader(io.BytesIO(pdf)).pages)
+    reader = PdfReader(io.BytesIO(pdf))
+    first = reader.pages[0].mediabox
+    return len(reader.pages), float(first.width) > float(first.height)
 
 
 def two_up(pdf: bytes, box: tuple[float, float], paper: Paper, pages_per_copy: int) -> bytes:
@@ -112,6 +115,6 @@ def two_up_sheet(game: Game, project: Project, template: Path, paper: str, pdf: 
     sheet = registered_paper(paper)
     if size.name != "a5" or not fits_two_up(size.width, size.height, sheet):
         return None
-    per_copy = max(1, pages_of(pdf) // max(settings.copies, 1))
+    per_copy = max(1, pages_of(pdf)[0] // max(settings.copies, 1))
     mode = "2up" if per_copy == 1 else "2up-duplex-short"
     return mode, two_up(pdf, (size.width, size.height), sheet, per_copy)
