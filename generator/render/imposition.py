@@ -233,6 +233,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
         chunk = faces[start:start + len(slots)]
         start += len(slots)
         marks = [line for block in blocks for line in block.marks()] if options.crop_marks else []
+        cuts = [line for block in blocks for line in block.cut_lines()] if options.cut_lines else []
         for (front, _), slot in zip(chunk, slots):
             forms.place(front, slot)
         if mode == "gutter-fold":
@@ -242,6 +243,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
             marks += [(paper.width - x1, y1, paper.width - x2, y2) for x1, y1, x2, y2 in marks]
             _fold_line(c, paper)
         _lines(c, marks)
+        _lines(c, cuts, grey=0.6, width=0.2)
         c.showPage()
         pages += 1
         if mode.startswith("duplex"):
@@ -256,10 +258,11 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     return SheetResult(buffer.getvalue(), pages, len(pages_of_blocks), len(faces), per_page, mode, None)
 
 
-def _lines(c: Any, lines: list[tuple[float, float, float, float]]) -> None:
+def _lines(c: Any, lines: list[tuple[float, float, float, float]], grey: float = 0.0,
+           width: float = MARK_WIDTH) -> None:
     c.saveState()
-    c.setLineWidth(MARK_WIDTH)
-    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(width)
+    c.setStrokeColorRGB(grey, grey, grey)
     for x1, y1, x2, y2 in lines:
         c.line(pt(x1), pt(y1), pt(x2), pt(y2))
     c.restoreState()

@@ -47,6 +47,13 @@ class Block:
         return lines
 
 
+    def cut_lines(self) -> list[tuple[float, float, float, float]]:
+        """Thin cut lines through the block (`--cut-lines`), across its bleed, as on a one-component sheet."""
+        x0, x1 = self.grid.cols.bleed_span
+        y0, y1 = self.grid.rows.bleed_span
+        return ([(x, y0, x, y1) for x in self.grid.cols.cuts()] + [(x0, y, x1, y) for y in self.grid.rows.cuts()])
+
+
 def _axis(count: int, first: float, size: float, bleed: float, region: tuple[float, float]) -> Axis:
     starts = tuple(first + i * size for i in range(count))
     return Axis(count, starts, size, True, 0.0, bleed, region, bleed)

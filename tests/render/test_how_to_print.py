@@ -22,7 +22,9 @@ PDF_NAME = re.compile(r"[a-z0-9-]+\.pdf")
 def how_to_page(rulebook: Path) -> str:
     """The text of the rulebook from its last "How to print and assemble" heading on (the contents page names
     it too); a booklet's pages are in folding order, so there the whole text."""
-    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in PdfReader(rulebook).pages))
+    pages = PdfReader(rulebook).pages
+    last = pages if "booklet" in rulebook.name else pages[-2:]  # the page, and room for it to run over
+    text = re.sub(r"\s+", " ", " ".join(page.extract_text() for page in last))
     assert "How to print and assemble" in text
     return text if "booklet" in rulebook.name else text[text.rindex("How to print and assemble"):]
 

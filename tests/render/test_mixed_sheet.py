@@ -143,3 +143,21 @@ def test_a_bad_sheet_value_is_one_clear_line_with_file_and_line(project_copy, ca
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "pirate-tricks")
     assert code != 0
     assert "component 'screen' is a sheet: only cards, tiles and tokens can share the mixed sheet" in err
+
+
+def test_cut_lines_option_draws_each_blocks_cuts_on_the_mixed_sheet(project) -> None:
+    import io
+
+    from generator.render.faces import renderer
+    from generator.render.imposition import impose_mixed, mixed_components
+    from generator.render.sheet_options import SheetOptions
+
+    game = load_game(project, "pirates-under-fire")
+    members = mixed_components(game)
+    plain = impose_mixed(renderer(project), game, members, SheetOptions(PAPERS["a4"]))
+    with_cuts = impose_mixed(renderer(project), game, members, SheetOptions(PAPERS["a4"], cut_lines=True))
+    before = lines(PdfReader(io.BytesIO(plain.pdf)).pages[0])
+    after = lines(PdfReader(io.BytesIO(with_cuts.pdf)).pages[0])
+    added = [line for line in after if line not in before]
+    # one line per cut of each block: VP tokens 7 columns x 6 rows, gold 9 x 5 (8 + 7 and 10 + 6 cuts)
+    assert len(added) == (8 + 7) + (10 + 6)
