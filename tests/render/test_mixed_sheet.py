@@ -161,3 +161,15 @@ def test_cut_lines_option_draws_each_blocks_cuts_on_the_mixed_sheet(project) -> 
     added = [line for line in after if line not in before]
     # one line per cut of each block: VP tokens 7 columns x 6 rows, gold 9 x 5 (8 + 7 and 10 + 6 cuts)
     assert len(added) == (8 + 7) + (10 + 6)
+
+
+def test_only_one_piece_still_builds_the_whole_mixed_sheet(project_copy) -> None:
+    from generator.pipeline import build
+    from generator.render.build import BuildOptions
+
+    build(project_copy, ["pirate-tricks"], BuildOptions(papers=("a4",), only=("go-first",), exports=("sheets",)))
+    written = sorted(p.name for p in (project_copy.output_dir / "pirate-tricks").glob("*.pdf"))
+    assert written == ["pirate-tricks-tokens-a4-duplex-long.pdf"]
+    reader = PdfReader(project_copy.output_dir / "pirate-tricks" / written[0])
+    placed = sum(len(faces_on(page)) for page in reader.pages[::2])
+    assert placed == sum(c.count for c in _mixed(project_copy, "pirate-tricks"))
