@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.grid import MARGIN, MARK_EDGE, MARK_GAP, Axis, Grid, Slot
+from generator.render.grid import MARGIN, MARK_EDGE, MARK_GAP, MARK_MIN, Axis, Grid, Slot
 from generator.render.units import Paper
 
-MARK_LENGTH = 2.5  # each crop mark on the mixed sheet, mm
+MARK_LENGTH = MARK_MIN  # each crop mark on the mixed sheet, mm: the shortest the grid allows, to fit more
 GAP = 2 * MARK_GAP + MARK_LENGTH  # between two blocks' bleed boxes: both blocks' marks fit without touching
 PAD = max(MARGIN, MARK_EDGE + MARK_GAP + MARK_LENGTH)  # page edge to the outermost bleed box
 
