@@ -92,14 +92,12 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
 @quiet_option
 @pass_context
-def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], paper: str, bleed: float,
-                  duplex: str, no_crop_marks: bool, cut_lines: bool, back_offset: str, booklet: bool,
-                  no_gallery: bool, jobs: int, force: bool, clean: bool, guides: bool = False, ink_saver: bool = False,
-                  presets: tuple[str, ...] = (), tts_url: str = "", colour: str = "rgb", showcase: bool = False,
-                  **flags: bool) -> None:
+def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], jobs: int, force: bool, clean: bool,
+                  **values: Any) -> None:
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
-    One PDF per component and paper: <game>-<component>-<paper>.pdf, plus
+    One PDF per component and paper: <game>-<component>-<paper>-<mode>.pdf
+    (mode: duplex-long, duplex-short, gutterfold, single-sided), plus
     <game>-rules-<paper>.pdf, the score sheets and play aids (also as
     -fillable- forms) and the boards. The deck is validated first (an invalid
     deck is refused with exit code 1). Only what changed is redrawn (cache in
@@ -123,17 +121,9 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
     --tts also writes TTS saved objects, their images at --tts-url.
     """
     from generator.pipeline import BuildSession
-    from generator.render.build import BuildOptions
-    from generator.render.units import paper_names
 
-    options = BuildOptions(
-        papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
-        back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
-        jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, showcase=showcase, guides=guides, ink_saver=ink_saver,
-        presets=presets, colour=colour,
-        tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
-    )
-    options.check()
+    options = options_from_cli(values, jobs=jobs or os.cpu_count() or 1, only=only,
+                               output_uri=ctx.project.output_dir.resolve().as_uri())
     started = time.perf_counter()
     with BuildSession(ctx.project, registry=ctx.registry) as session:
         if only:
@@ -153,7 +143,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         elapsed = time.perf_counter() - started
         where = ctx.project.display(ctx.project.output_dir)
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
-        if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not no_gallery):
+        if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not values.get("no_gallery")):
             click.echo(f"gallery: {where}/index.html")
 
 
@@ -188,3 +178,32 @@ def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:
             bar.__exit__(None, None, None)
 
     return advance
+
+
+def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = (), output_uri: str = "") -> Any:
+    """`BuildOptions` from `pnp build`'s option values (by parameter name): what `pnp watch` starts with.
+
+    The options with their own spelling on the command line are translated; any
+    other value whose name is a `BuildOptions` field is passed on as it is, so an
+    option added to `pnp build` under its field's name reaches `pnp watch` too.
+    """
+    import dataclasses
+
+    from generator.render.build import BuildOptions
+    from generator.render.units import paper_names
+
+    given = dict(values)
+    translated: dict[str, Any] = {
+        "papers": paper_names(given.pop("paper", "all")),
+        "crop_marks": not given.pop("no_crop_marks", False),
+        "back_offset": _offset(given.pop("back_offset", "0,0")),
+        "exports": chosen_exports(given, not given.pop("no_gallery", False)),
+    }
+    # TTS saved objects name their images by URL: --tts-url, or this machine's output folder.
+    tts_url = given.pop("tts_url", "") or output_uri
+    translated["tts_url"] = tts_url if "tts" in translated["exports"] else ""
+    fields = {f.name for f in dataclasses.fields(BuildOptions)}
+    rest = {name: value for name, value in given.items() if name in fields and name not in translated}
+    options = BuildOptions(**translated, **rest, jobs=jobs, only=only)
+    options.check()
+    return options

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from generator.cli.build import chosen_exports, paper_option
+from generator.cli.build import build_command, options_from_cli
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.engine.registry import Registry
 from generator.errors import PnpError
@@ -82,23 +82,22 @@ def _relevant(path: Path) -> bool:
     return not path.name.startswith(".") and path.suffix.lower() in SOURCE_SUFFIXES
 
 
+RUN_ONLY = ("games", "only", "jobs", "force", "clean")  # `pnp build` choices that are not build options
+
+
 @click.command("watch")
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
-@paper_option
-@click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date.")
 @quiet_option
 @pass_context
-def watch_command(ctx: Context, game_ids: tuple[str, ...], paper: str, png: bool) -> None:
+def watch_command(ctx: Context, game_ids: tuple[str, ...], **values: Any) -> None:
     """Watch data/ and templates/; validate and rebuild what changed on every save.
 
-    Prints one line per rebuild (what changed, what was rebuilt, how long), or
-    the error with its file:line, and keeps running until Ctrl-C.
+    Takes every option `pnp build` takes (paper, bleed, duplex, marks, exports,
+    booklet...) and keeps them for every rebuild. Prints one line per rebuild
+    (what changed, what was rebuilt, how long), or the error with its
+    file:line, and keeps running until Ctrl-C.
     """
-    from generator.render.build import BuildOptions
-    from generator.render.units import paper_names
-
-    options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
-                           jobs=os.cpu_count() or 1)
+    options = options_from_cli(values, jobs=os.cpu_count() or 1, output_uri=ctx.project.output_dir.resolve().as_uri())
     watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo)
 
 
@@ -123,3 +122,9 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
 
         with contextlib.suppress(KeyboardInterrupt):
             watch_loop(project, build, watch(*folders, debounce=200, step=50, raise_interrupt=False), echo)
+
+
+# Every build option of `pnp build`, shared (the same click parameters), so watch cannot fall behind.
+_OWN = {option for p in watch_command.params for option in p.opts}
+watch_command.params.extend(p for p in build_command.params
+                            if p.name not in RUN_ONLY and not _OWN.intersection(p.opts))

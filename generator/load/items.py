@@ -20,6 +20,8 @@ from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
 from generator.model import COMPONENT_KINDS, NAMED_SIZES, Component, FieldSpec, Item, Size
 
+SHEET_CHOICES = ("own", "mixed")  # a component's own sheet PDF, or the game's shared sheet of small pieces
+
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 LAYOUT_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
 FIELD_TYPES = ("int", "number", "str", "text", "enum", "bool", "list")
@@ -345,6 +347,10 @@ def parse_component(
             )
     double_sided = section.take("double_sided", bool, False)
     per_player = section.take("per_player", bool, False)
+    sheet = section.take_choice("sheet", SHEET_CHOICES, "own")
+    if sheet == "mixed" and kind not in ("card", "tile", "token"):
+        raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share the mixed "
+                        "sheet (remove 'sheet: mixed')", section.where("sheet"))
     description = section.take("description", str, "")
     safe = section.take("safe", (int, float), 3.0)
     if isinstance(safe, bool) or not 0 <= safe <= 20:
@@ -376,4 +382,5 @@ def parse_component(
         description=description,
         per_player=per_player,
         safe=float(safe),
+        sheet=sheet,
     )

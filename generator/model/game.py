@@ -132,6 +132,7 @@ class Component:
     description: str = ""
     per_player: bool = False
     safe: float = 3.0  # mm inside the trim that text and icons keep clear of (see render.preflight)
+    sheet: str = "own"  # "mixed": printed on the game's shared tokens sheet with its other small pieces
 
     @property
     def count(self) -> int:

@@ -14,7 +14,8 @@ every item field it read. `run` skips a job only when both still hold and
 its files are intact.
 
 Output layout (documented for users):
-  output/<game>/<game>-<component>-<paper>.pdf   sheets to print, one file per component and paper
+  output/<game>/<game>-<component>-<paper>-<mode>.pdf   sheets to print, one file per component and paper;
+                                                 <mode>: duplex-long, duplex-short, gutterfold or single-sided
   output/<game>/png/<component>-<item>-<copy>.png  with --png: every face at 300 dpi with bleed,
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.errors import PnpError, UsageError
+from generator.errors import DataError, PnpError, UsageError
 from generator.model import Component, Game
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
@@ -207,6 +208,8 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
         given = ExportInput(faces, game, component, workers, cache)  # type: ignore[arg-type]
         drawn = component_digest(game, component)
         for exporter in options.exporters():
+            if exporter.name == SHEETS and component.sheet == "mixed":
+                continue  # printed on the game's mixed sheet (`mixed_sheet_jobs`)
             for paper_name in (options.papers if exporter.per_paper else ("",)):
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
                 label = f"{game.id} {component.id} {paper_name or exporter.name}"
@@ -214,6 +217,31 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
                                 functools.partial(exporter.draw, given, settings), key=key,
                                 exporter=exporter.name, paper=paper_name, subject=component.id))
+    if SHEETS in options.exports:
+        jobs.extend(mixed_sheet_jobs(game, project, options, faces))
+    return jobs
+
+
+def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces: Any) -> list[Job]:
+    """One job per paper for the game's mixed sheet, whole even when `--only` names one of its pieces."""
+    from generator.render.exporters import mixed_sheet
+    from generator.render.imposition import MIXED, mixed_components
+
+    members = mixed_components(game)
+    if not members or (options.only and not any(c.id in options.only for c in members)):
+        return []
+    clash = next((c for c in game.components if c.id == MIXED), None)
+    if clash is not None:
+        raise DataError(f"component id '{MIXED}' is the name of the game's mixed sheet: rename the component, "
+                        "or take 'sheet: mixed' off the others", clash.location)
+    drawn = [component_digest(game, c) for c in members]
+    jobs = []
+    for paper_name in options.papers:
+        settings = EXPORTERS[SHEETS].settings_for(options, PAPERS[paper_name])
+        key = digest("mixed", code_digest(), dataclasses.asdict(settings), drawn)
+        jobs.append(Job(game.id, f"{game.id} {MIXED} {paper_name}", project.output_dir / game.id,
+                        functools.partial(mixed_sheet, faces, game, members, settings), key=key,
+                        exporter=SHEETS, paper=paper_name, subject=MIXED))
     return jobs
 
 
@@ -225,7 +253,8 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
     jobs = provide(game, project, options)
     skeleton = skeleton_digest(game)
     for job in jobs:
-        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton)
+        printing = options_key(options) if job.subject == "rules" else ""  # the rules' "How to print" page
+        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton, printing)
     return jobs
 
 

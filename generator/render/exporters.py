@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from generator.errors import DataError, Location
 from generator.model import Component, Game
 from generator.render.outputs import FileKind, OutputFile
-from generator.render.sheet_options import SheetOptions
+from generator.render.sheet_options import SheetOptions, sheet_file_name
 from generator.render.units import DPI, Paper
 
 if TYPE_CHECKING:
@@ -133,9 +133,20 @@ def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]
 
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
-    name = style_of(settings).name(f"{given.game.id}-{given.component.id}-{paper}.pdf")
+    name = style_of(settings).name(sheet_file_name(given.game.id, given.component.id, paper, result.mode))
     pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}")
     return [OutputFile(name, FileKind.SHEET, pdf, given.component.id, paper=paper, sheets=result.sheets)]
+
+
+def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
+                settings: SheetOptions) -> list[OutputFile]:
+    """The game's mixed sheet of small pieces (`sheet: mixed`) on one paper."""
+    from generator.render.imposition import MIXED, impose_mixed
+
+    result = impose_mixed(faces, game, components, settings)
+    paper = settings.paper.name
+    return [OutputFile(sheet_file_name(game.id, MIXED, paper, result.mode), FileKind.SHEET, result.pdf,
+                       MIXED, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:

@@ -19,6 +19,10 @@ Decisions (documented for users in `pnp build --help` and here):
 - Duplex backs mirror the front grid about the page centre: long-edge flip
   mirrors columns (x), short-edge flip mirrors rows (y), then the back offset
   nudge is added.
+- A page that is not full still gives every face full bleed on every edge: where
+  a butted face has no neighbour (the ragged last row, a lone token), its bleed
+  on that side runs into the empty slot beside it (`Grid.slots(filled)`). Faces
+  fill slots in reading order, so such a bleed never reaches a placed face.
 """
 
 from __future__ import annotations
@@ -47,11 +51,13 @@ class Axis:
     inner_bleed: float
     outer_bleed: float
     region: tuple[float, float]
+    bleed: float = 0.0  # the bleed asked for: what a face gets towards an empty neighbour slot
 
-    def bleeds(self, index: int) -> tuple[float, float]:
-        """Bleed before and after face `index` on this axis."""
-        before = self.outer_bleed if index == 0 else self.inner_bleed
-        after = self.outer_bleed if index == self.count - 1 else self.inner_bleed
+    def bleeds(self, index: int, before_empty: bool = False, after_empty: bool = False) -> tuple[float, float]:
+        """Bleed before and after face `index` on this axis; a side whose neighbour slot is empty gets full bleed."""
+        open_bleed = max(self.inner_bleed, min(self.bleed, self.size))
+        before = self.outer_bleed if index == 0 else open_bleed if before_empty else self.inner_bleed
+        after = self.outer_bleed if index == self.count - 1 else open_bleed if after_empty else self.inner_bleed
         return before, after
 
     def cuts(self) -> list[float]:
@@ -77,7 +83,7 @@ def _axis_option(size: float, bleed: float, lo: float, hi: float, butted: bool, 
         return None
     start = lo + room
     starts = tuple(start + i * (size + gap) for i in range(count))
-    return Axis(count, starts, size, butted, 0.0 if butted else bleed, max(outer, 0.0), (lo, hi))
+    return Axis(count, starts, size, butted, 0.0 if butted else bleed, max(outer, 0.0), (lo, hi), bleed)
 
 
 def layout_axis(size: float, bleed: float, lo: float, hi: float) -> Axis | None:
@@ -125,16 +131,26 @@ class Grid:
     def per_page(self) -> int:
         return self.cols.count * self.rows.count
 
-    def slots(self) -> list[Slot]:
-        """Slots in reading order: left to right, top to bottom."""
+    def slots(self, filled: int | None = None) -> list[Slot]:
+        """The first `filled` slots (all by default) in reading order: left to right, top to bottom.
+
+        Each face's bleed is full on every side that has no placed neighbour,
+        so the last faces of a partly filled page keep their bleed.
+        """
+        count = self.per_page if filled is None else max(0, min(filled, self.per_page))
+
+        def placed(r: int, col: int) -> bool:
+            return 0 <= r < self.rows.count and 0 <= col < self.cols.count and r * self.cols.count + col < count
+
         found = []
-        for r in range(self.rows.count):
+        for index in range(count):
+            r, col = divmod(index, self.cols.count)
             row = self.rows.count - 1 - r  # rows axis runs bottom-up; read top row first
-            bottom, top = self.rows.bleeds(row)
-            for col in range(self.cols.count):
-                left, right = self.cols.bleeds(col)
-                found.append(Slot(self.cols.starts[col], self.rows.starts[row], self.cols.size,
-                                  self.rows.size, left, bottom, right, top))
+            bottom, top = self.rows.bleeds(row, before_empty=not placed(r + 1, col), after_empty=not placed(r - 1, col))
+            left, right = self.cols.bleeds(col, before_empty=not placed(r, col - 1),
+                                           after_empty=not placed(r, col + 1))
+            found.append(Slot(self.cols.starts[col], self.rows.starts[row], self.cols.size,
+                              self.rows.size, left, bottom, right, top))
         return found
 
     def marks(self) -> list[tuple[float, float, float, float]]:

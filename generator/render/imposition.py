@@ -43,7 +43,7 @@ class SheetResult:
     faces: int
     per_page: int
     mode: str  # "duplex-long", "duplex-short", "gutter-fold" or "fronts-only"
-    grid: Grid
+    grid: Grid | None  # None for the mixed sheet (packed, not a grid)
 
 
 class _Forms:
@@ -110,10 +110,11 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
     c.setCreator("pnp build")
     c.setSubject(f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed)
-    slots = grid.slots()
+    per_page = grid.per_page
     pages = 0
-    chunks = [faces[i:i + len(slots)] for i in range(0, len(faces), len(slots))]
+    chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)]
     for chunk in chunks:
+        slots = grid.slots(len(chunk))  # a partly filled page keeps full bleed where a neighbour is missing
         for (front, _), slot in zip(chunk, slots):
             forms.place(front, slot)
         if mode == "gutter-fold":
@@ -130,7 +131,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
             c.showPage()
             pages += 1
     c.save()
-    return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), len(slots), mode, grid)
+    return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), per_page, mode, grid)
 
 
 def _fold_grid(paper: Paper, width: float, height: float, bleed: float) -> tuple[Paper, Grid | None]:
@@ -183,3 +184,114 @@ def _fold_line(c: Any, paper: Paper) -> None:
     c.setDash(4, 3)
     c.line(pt(paper.width / 2), pt(8), pt(paper.width / 2), pt(paper.height - 8))
     c.restoreState()
+
+
+MIXED = "tokens"  # the mixed sheet's name in file names: <game>-tokens-<paper>-<mode>.pdf
+
+
+def mixed_components(game: Game) -> list[Component]:
+    """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), in data order."""
+    return [c for c in game.components if c.sheet == "mixed"]
+
+
+def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component],
+                 options: SheetOptions) -> SheetResult:
+    """Every copy of several small components packed on shared sheets, each face with its own crop marks.
+
+    Backs follow as for one component: on the next page mirrored for the flip,
+    or (`--duplex none`, backs that differ) gutter-fold, fronts packed in the
+    left half; faces without a back leave their place on the back page empty.
+    """
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    from generator.render.mixed import pack
+
+    per_component = [component_faces(renderer, game, component) for component in components]
+    faces = [pair for pairs in per_component for pair in pairs]
+    backs = [b for _, b in faces if b is not None]
+    mode = _mode(options.duplex, backs, any(c.double_sided for c in components))
+    paper = options.paper
+    region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
+    groups = [(c.size.width, c.size.height, len(pairs)) for c, pairs in zip(components, per_component)]
+    pages_of_blocks = pack(groups, paper, options.bleed, region)
+    if pages_of_blocks is None:
+        names = ", ".join(c.id for c in components)
+        raise DataError(f"a piece of the mixed sheet ({names}) does not fit on {paper.name} paper "
+                        f"with {options.bleed:g} mm bleed", components[0].location)
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1, pageCompression=1,
+                         initialFontName="Sans", initialFontSize=9)
+    c.setTitle(f"{game.title}: {', '.join(comp.plural for comp in components)} ({paper.name})")
+    c.setAuthor("Pirate Press")
+    c.setCreator("pnp build")
+    c.setSubject(f"{len(faces)} pieces, {mode}, {options.bleed:g} mm bleed")
+    forms = _Forms(c, options.bleed)
+    pages = 0
+    start = 0
+    for blocks in pages_of_blocks:
+        slots = [slot for block in blocks for slot in block.slots()]
+        chunk = faces[start:start + len(slots)]
+        start += len(slots)
+        marks = [line for block in blocks for line in block.marks()] if options.crop_marks else []
+        cuts = [line for block in blocks for line in block.cut_lines()] if options.cut_lines else []
+        for (front, _), slot in zip(chunk, slots):
+            forms.place(front, slot)
+        if mode == "gutter-fold":
+            for (_, back), slot in zip(chunk, slots):
+                if back is not None:
+                    forms.place(back, mirror_slot(slot, paper, "fold"))
+            marks += [(paper.width - x1, y1, paper.width - x2, y2) for x1, y1, x2, y2 in marks]
+            _fold_line(c, paper)
+        _lines(c, marks)
+        _lines(c, cuts, grey=0.6, width=0.2)
+        c.showPage()
+        pages += 1
+        if mode.startswith("duplex"):
+            flip = mode.split("-")[1]
+            for (_, back), slot in zip(chunk, slots):
+                if back is not None:
+                    forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))
+            c.showPage()
+            pages += 1
+    c.save()
+    per_page = max(sum(block.filled for block in blocks) for blocks in pages_of_blocks)
+    return SheetResult(buffer.getvalue(), pages, len(pages_of_blocks), len(faces), per_page, mode, None)
+
+
+def _lines(c: Any, lines: list[tuple[float, float, float, float]], grey: float = 0.0,
+           width: float = MARK_WIDTH) -> None:
+    c.saveState()
+    c.setLineWidth(width)
+    c.setStrokeColorRGB(grey, grey, grey)
+    for x1, y1, x2, y2 in lines:
+        c.line(pt(x1), pt(y1), pt(x2), pt(y2))
+    c.restoreState()
+
+
+def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str) -> str:
+    """How `impose` / `impose_mixed` will print these components, drawing faces only when it must
+    (`--duplex none` with backs: are they all alike?)."""
+    if not any(back_layout(c) for c in components):
+        return "fronts-only"
+    if duplex != "none":
+        return f"duplex-{duplex}"  # as `_mode` decides whenever there are backs
+    backs = [b for c in components for _, b in component_faces(renderer, game, c) if b is not None]
+    return _mode(duplex, backs, any(c.double_sided for c in components))
+
+
+def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
+    """Sheets of paper the components take in `mode`, from the same grid or packing the imposition uses."""
+    from generator.render.grid import sheets_needed
+    from generator.render.mixed import pack
+
+    paper = options.paper
+    if len(components) == 1 and components[0].sheet != "mixed":
+        size = components[0].size
+        if mode == "gutter-fold":
+            grid = _fold_grid(paper, size.width, size.height, options.bleed)[1]
+        else:
+            grid = make_grid(paper, size.width, size.height, options.bleed)
+        return sheets_needed(components[0].count, grid.per_page) if grid else 0
+    region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
+    pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
+    return len(pages) if pages else 0

@@ -12,6 +12,21 @@ from generator.render.units import Paper
 
 DUPLEX_MODES = ("long", "short", "none")
 
+# How a sheet PDF is printed (`imposition` decides per component) and the word its file name ends with,
+# so a file says how to print it: backs on the next page for a long- or short-edge flip, fronts and
+# backs side by side to fold, or fronts only.
+MODE_NAMES = {
+    "duplex-long": "duplex-long",
+    "duplex-short": "duplex-short",
+    "gutter-fold": "gutterfold",
+    "fronts-only": "single-sided",
+}
+
+
+def sheet_file_name(game_id: str, subject: str, paper: str, mode: str) -> str:
+    """`<game>-<component>-<paper>-<mode>.pdf`: the sheet file of one component (or mixed sheet) and paper."""
+    return f"{game_id}-{subject}-{paper}-{MODE_NAMES[mode]}.pdf"
+
 
 @dataclass(frozen=True)
 class SheetOptions:

@@ -203,7 +203,7 @@ def test_a_killed_builds_temporaries_are_cleaned_by_the_next_build(small: Path) 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
                           check=True)
     dead_pid = int(dead.stdout)
-    leftover = folder / f".counterattack-port-a4.pdf.{dead_pid}.0123abcd.tmp"
+    leftover = folder / f".counterattack-port-a4-duplex-long.pdf.{dead_pid}.0123abcd.tmp"
     leftover.write_bytes(b"%PDF-half")
     live = folder / f".other.pdf.{os.getpid()}.0123abcd.tmp"  # a writer that still runs: left alone
     live.write_bytes(b"busy")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import ClassVar
 
 from generator.cli.watch import watch_loop
 from generator.pipeline import build
@@ -33,7 +34,7 @@ def test_watch_loop_rebuilds_reports_errors_and_recovers(project_copy: Project) 
     start, watching, changed, broken, fixed = lines
     assert start.startswith("start: ") and "jobs rebuilt" in start
     assert watching.startswith("watching data/ and templates/")
-    assert changed.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4.pdf" in changed
+    assert changed.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4-duplex-long.pdf" in changed
     assert broken == (
         "data/counterattack/cards.yaml: error: data/counterattack/cards.yaml:19: "
         "port card 'tortuga' 'tricks' must be an integer 0..10, got 'three'"
@@ -64,7 +65,7 @@ def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
         time.sleep(0.5)
         edit(project_copy.data_dir / "counterattack" / "cards.yaml", "name: Skull Rock,", "name: Skull Rock Isle,")
         line = _next_line(lines)
-        assert line.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4.pdf" in line
+        assert line.startswith("data/counterattack/cards.yaml: ") and "counterattack-port-a4-duplex-long.pdf" in line
         edit(project_copy.data_dir / "counterattack" / "cards.yaml", "tricks: 6}", "tricks: 66}")
         assert "cards.yaml:22: port card 'skull-rock' 'tricks' must be an integer 0..10, got 66" in _next_line(lines)
         assert process.poll() is None, "watch keeps running after an error"
@@ -115,3 +116,72 @@ def test_watch_hit_by_100_saves_in_a_second_ends_matching_the_last_save(tmp_path
     tiny_build(clean, ["tiny"], OPTIONS, force=True)
     assert outputs(project) == outputs(clean)
     assert "Beta 99" in (project.data_dir / "tiny" / "cards.yaml").read_text()
+
+
+class _RecordingSession:
+    """Stands in for `BuildSession`: records the options of every build instead of building."""
+
+    seen: ClassVar[list[BuildOptions]] = []
+
+    def __init__(self, project, **kw) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def game_ids(self, games):
+        return list(games)
+
+    def build(self, game_ids, options, **kw):
+        from types import SimpleNamespace
+
+        from generator.render.build import Summary
+
+        self.seen.append(options)
+        return SimpleNamespace(summary=Summary(), changed_during_build=[], gallery_written=False,
+                               all_warnings=list)
+
+
+def test_pnp_watch_keeps_every_build_option_it_was_started_with(project_copy: Project, monkeypatch) -> None:
+    import dataclasses
+
+    from click.testing import CliRunner
+
+    import generator.cli.watch as watch_module
+    import generator.pipeline as pipeline
+    from generator.cli import cli
+
+    monkeypatch.setattr(pipeline, "BuildSession", _RecordingSession)
+    _RecordingSession.seen = []
+
+    def three_rebuilds(project, build, changes, echo) -> None:  # what watch_loop does on start and two saves
+        for _ in range(3):
+            build()
+
+    monkeypatch.setattr(watch_module, "watch_loop", three_rebuilds)
+    args = ["--paper", "letter", "--bleed", "2", "--duplex", "short", "--no-crop-marks", "--cut-lines",
+            "--back-offset", "0.5,-1", "--png", "--booklet", "--no-gallery"]
+    root = ["--root", str(project_copy.root), "-q"]
+    result = CliRunner().invoke(cli, [*root, "watch", "counterattack", *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    watched = _RecordingSession.seen
+    assert len(watched) == 3 and watched[0] == watched[1] == watched[2]
+    result = CliRunner().invoke(cli, [*root, "build", "counterattack", *args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    built = _RecordingSession.seen[-1]
+    assert dataclasses.replace(watched[0], jobs=built.jobs) == built  # the same options as `pnp build` gets
+    assert (built.papers, built.bleed, built.duplex, built.crop_marks, built.cut_lines, built.back_offset,
+            built.booklet) == (("letter",), 2.0, "short", False, True, (0.5, -1.0), True)
+    assert built.exports == ("sheets", "png")
+
+
+def test_pnp_watch_refuses_a_bad_option_in_one_line(project_copy: Project, capsys) -> None:
+    from tests.helpers import run_pnp
+
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "watch", "--bleed", "40")
+    assert code != 0
+    assert err.strip().splitlines()[-1].endswith("--bleed 40 must be between 0 and 10 mm")
+    assert "Traceback" not in err + out

@@ -117,6 +117,7 @@ def test_write_documents_writes_every_output(copy_project):
         assert path.parent == copy_project.output_dir / "counterattack"
     with_booklet = {p.name for p in write_documents(game, copy_project, "a4", booklet=True)}
     assert with_booklet == names | {"counterattack-booklet-a4.pdf"}
+    write_documents(game, copy_project, "a4")  # the rules' "How to print" page names the booklet only when made
     before = {p: p.stat().st_mtime_ns for p in paths}
     write_documents(game, copy_project, "a4")  # identical bytes: files left alone
     assert {p: p.stat().st_mtime_ns for p in paths} == before

@@ -35,3 +35,16 @@ def ca_game(ca_project: Project) -> Game:
 def fresh_project(tmp_path: Path) -> Project:
     """A private copy a test may edit (layouts, data)."""
     return make_project(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def all_games_built(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """All four games built once with the default options (sheets on every paper, no previews), shared."""
+    from generator.pipeline import build
+    from generator.render.build import BuildOptions
+    from generator.render.exporters import SHEETS
+    from tests.helpers import copy_sources
+
+    project = copy_sources(tmp_path_factory.mktemp("all-games"))
+    build(project, (), BuildOptions(exports=(SHEETS,), jobs=2))
+    return project

@@ -24,15 +24,15 @@ def test_build_writes_one_pdf_per_component_and_paper(fresh_project) -> None:
     assert result.exit_code == 0, result.output
     out = fresh_project.output_dir / "counterattack"
     names = sorted(p.name for p in out.glob("*.pdf"))
-    assert names == sorted(f"counterattack-{c}-{p}.pdf" for c in ("port", "exposed-port", "main")
+    assert names == sorted(f"counterattack-{c}-{p}-duplex-long.pdf" for c in ("port", "exposed-port", "main")
                            for p in ("a4", "letter"))
-    letter = PdfReader(out / "counterattack-main-letter.pdf")
+    letter = PdfReader(out / "counterattack-main-letter-duplex-long.pdf")
     assert abs(float(letter.pages[0].mediabox.width) - 612) < 0.1
 
 
 def test_rebuild_is_byte_identical_and_leaves_files_alone(fresh_project) -> None:
     run(fresh_project, "--force", "--only", "port", "--paper", "a4")
-    path = fresh_project.output_dir / "counterattack" / "counterattack-port-a4.pdf"
+    path = fresh_project.output_dir / "counterattack" / "counterattack-port-a4-duplex-long.pdf"
     first, mtime = path.read_bytes(), path.stat().st_mtime_ns
     run(fresh_project, "--force", "--only", "port", "--paper", "a4")
     assert path.read_bytes() == first and path.stat().st_mtime_ns == mtime
@@ -40,7 +40,7 @@ def test_rebuild_is_byte_identical_and_leaves_files_alone(fresh_project) -> None
 
 def test_options_change_the_sheets(fresh_project) -> None:
     run(fresh_project, "--force", "--only", "port", "--paper", "a4", "--duplex", "none", "--no-crop-marks")
-    pdf = PdfReader(fresh_project.output_dir / "counterattack" / "counterattack-port-a4.pdf")
+    pdf = PdfReader(fresh_project.output_dir / "counterattack" / "counterattack-port-a4-single-sided.pdf")
     assert len(pdf.pages) == 1  # equal backs, no duplex: fronts only
 
 
@@ -78,7 +78,7 @@ def test_a_broken_layout_stops_the_build_with_file_and_line(fresh_project, capsy
         main(["--root", str(fresh_project.root), "build", "--force", "--only", "port"])
     err = capsys.readouterr().err
     assert "templates/layouts/counterattack/port.yaml:2" in err
-    assert not (fresh_project.output_dir / "counterattack" / "counterattack-port-a4.pdf").exists()
+    assert not (fresh_project.output_dir / "counterattack" / "counterattack-port-a4-duplex-long.pdf").exists()
 
 
 def test_build_refuses_an_invalid_deck_without_force(fresh_project, capsys) -> None:
@@ -97,7 +97,7 @@ def test_build_refuses_an_invalid_deck_without_force(fresh_project, capsys) -> N
 def test_valid_deck_builds_without_force(fresh_project) -> None:
     result = run(fresh_project, "--only", "exposed-port", "--paper", "letter")
     assert result.exit_code == 0, result.output
-    assert (fresh_project.output_dir / "counterattack" / "counterattack-exposed-port-letter.pdf").is_file()
+    assert (fresh_project.output_dir / "counterattack" / "counterattack-exposed-port-letter-duplex-long.pdf").is_file()
 
 
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
@@ -114,3 +114,11 @@ def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
     result = run(fresh_project, "--force", "--paper", "a4")
     assert result.exit_code == 0, result.output
     assert (fresh_project.output_dir / "counterattack" / "counterattack-rules-a4.txt").read_bytes() == b"rules"
+
+
+@pytest.mark.parametrize(("duplex", "ending"), [("short", "duplex-short"), ("none", "single-sided")])
+def test_sheet_file_names_say_how_to_print_them(fresh_project, duplex, ending) -> None:
+    result = run(fresh_project, "--force", "--paper", "a4", "--duplex", duplex, "--only", "main")
+    assert result.exit_code == 0, result.output
+    names = [p.name for p in (fresh_project.output_dir / "counterattack").glob("*.pdf")]
+    assert names == [f"counterattack-main-a4-{ending}.pdf"]  # main's backs are all alike: fronts only with none

@@ -103,7 +103,7 @@ def test_replacing_an_image_redraws_every_face_that_uses_it_and_only_those(built
     assert again.faces_drawn == 6  # every port face's preview: the raster cache key covers the image bytes
     after = outputs(built)
     changed = {name for name in after if after[name] != before[name]}
-    assert "counterattack/preview/port-nassau.png" in changed and "counterattack/counterattack-port-a4.pdf" in changed
+    assert "counterattack/preview/port-nassau.png" in changed and "counterattack/counterattack-port-a4-duplex-long.pdf" in changed
     assert not any("main" in name or "exposed" in name or "campaign" in name for name in changed)
 
 
@@ -146,15 +146,15 @@ def test_a_removed_component_takes_its_files_and_gallery_entries_with_it(built: 
     cards.write_text(original + FLAG)
     build(built, ["counterattack"], OPTIONS, force=True)
     folder = built.output_dir / "counterattack"
-    assert (folder / "counterattack-flag-a4.pdf").is_file() and (folder / "preview" / "flag-jolly.png").is_file()
+    assert (folder / "counterattack-flag-a4-single-sided.pdf").is_file() and (folder / "preview" / "flag-jolly.png").is_file()
     assert "flag-jolly.png" in (built.output_dir / "index.html").read_text()
     cards.write_text(original)
     result = build(built, ["counterattack"], OPTIONS, force=True)
-    assert not (folder / "counterattack-flag-a4.pdf").exists()
+    assert not (folder / "counterattack-flag-a4-single-sided.pdf").exists()
     assert not list((folder / "preview").glob("flag-*"))
-    assert {p.name for p in result.summary.removed} == {"counterattack-flag-a4.pdf", "flag-jolly.png"}
+    assert {p.name for p in result.summary.removed} == {"counterattack-flag-a4-single-sided.pdf", "flag-jolly.png"}
     html = (built.output_dir / "index.html").read_text()
-    assert "flag-jolly" not in html and "counterattack-flag-a4.pdf" not in html
+    assert "flag-jolly" not in html and "counterattack-flag-a4-single-sided.pdf" not in html
 
 
 def test_building_one_game_keeps_the_others_in_the_gallery(built: Project) -> None:

@@ -45,7 +45,7 @@ def test_gallery_images_load_and_links_resolve(project_copy: Project) -> None:
     assert attributes["images-broken"] == "0"
     assert int(attributes["images-loaded"]) == images
     links = re.findall(r'<a href="([^"#]+)"', dom)
-    assert any(link.endswith("-a4.pdf") for link in links)
+    assert any(link.endswith("-a4-duplex-long.pdf") for link in links)
     for link in links:
         target = (page.parent / unquote(urlparse(link).path)).resolve()
         assert target.is_file(), link

@@ -84,3 +84,36 @@ def test_back_offset_nudges_backs() -> None:
     plain = mirror_slot(slot, paper, "long")
     nudged = mirror_slot(slot, paper, "long", (1.0, -0.5))
     assert (nudged.x - plain.x, nudged.y - plain.y) == (1.0, -0.5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 40))
+def test_a_partly_filled_page_gives_every_free_edge_full_bleed_and_no_overlap(case, filled) -> None:
+    width, height, bleed, paper_name = case
+    grid = make_grid(PAPERS[paper_name], width, height, bleed)
+    if grid is None:
+        return
+    slots = grid.slots(filled)
+    assert len(slots) == min(filled, grid.per_page)
+    full = grid.slots()
+    for slot, whole in zip(slots, full):
+        assert (slot.x, slot.y) == (whole.x, whole.y)
+        for side in ("left", "bottom", "right", "top"):
+            assert getattr(slot, side) >= getattr(whole, side) - 1e-9  # never less than on a full page
+    trims = [(s.x, s.y, s.w, s.h) for s in slots]
+    for i, slot in enumerate(slots):  # a bleed box never reaches into another placed face's trim
+        x, y, w, h = slot.clip
+        for j, (tx, ty, tw, th) in enumerate(trims):
+            if i != j:
+                assert x + w <= tx + 1e-6 or tx + tw <= x + 1e-6 or y + h <= ty + 1e-6 or ty + th <= y + 1e-6
+        neighbours = {(round(t[0] - slot.x, 6), round(t[1] - slot.y, 6)) for t in trims}
+        if (round(slot.w, 6), 0.0) not in neighbours and slot.x + slot.w < grid.cols.starts[-1] + slot.w - 1e-6:
+            assert slot.right >= min(bleed, width) - 1e-9  # no neighbour on the right: full bleed there
+        if (0.0, round(-slot.h, 6)) not in neighbours and slot.y > grid.rows.starts[0] + 1e-6:
+            assert slot.bottom >= min(bleed, height) - 1e-9  # no neighbour below: full bleed there
+
+
+def test_the_lone_go_first_token_gets_bleed_on_all_four_sides() -> None:
+    grid = make_grid(PAPERS["a4"], 30, 30, 3.0)
+    (slot,) = grid.slots(1)
+    assert (slot.left, slot.bottom, slot.right, slot.top) == (3.0, 3.0, 3.0, 3.0)

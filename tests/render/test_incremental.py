@@ -68,7 +68,7 @@ def test_one_card_edit_redraws_that_face_and_its_files_only(built: tuple[Project
     assert changed == touched, "files whose bytes did not change keep their modification time"
     cards_changed = {name for name in changed if "rules" not in name and "campaign" not in name}
     assert cards_changed == {
-        "counterattack/counterattack-port-a4.pdf",
+        "counterattack/counterattack-port-a4-duplex-long.pdf",
         "counterattack/png/port-nassau-1.png",
         "counterattack/png/counterattack-port-faces.pdf",
         "counterattack/preview/port-nassau.png",
@@ -101,11 +101,11 @@ def test_an_unreadable_manifest_is_dropped_and_everything_rebuilt(built: tuple[P
 
 def test_an_output_edited_by_hand_is_rebuilt(built: tuple[Project, dict]) -> None:
     project, before = built
-    target = project.output_dir / "counterattack" / "counterattack-main-a4.pdf"
+    target = project.output_dir / "counterattack" / "counterattack-main-a4-duplex-long.pdf"
     target.write_bytes(target.read_bytes()[:-10] + b"0123456789")
     result = build(project, ["counterattack"], BuildOptions(**OPTIONS))
     assert result.summary.ran == ["counterattack main a4"]
-    assert target.read_bytes() == before["counterattack/counterattack-main-a4.pdf"][0]
+    assert target.read_bytes() == before["counterattack/counterattack-main-a4-duplex-long.pdf"][0]
 
 
 def test_clean_ignores_the_cache(built: tuple[Project, dict]) -> None:
@@ -130,7 +130,7 @@ def test_gallery_lists_games_components_previews_and_files(built: tuple[Project,
     assert "Pirates Port: Counterattack" in html
     digest = hashlib.sha256((project.output_dir / "counterattack/preview/port-nassau.png").read_bytes()).hexdigest()
     assert f'src="counterattack/preview/port-nassau.png?v={digest[:12]}"' in html  # a new face is a new URL
-    assert 'href="counterattack/counterattack-port-a4.pdf"' in html
+    assert 'href="counterattack/counterattack-port-a4-duplex-long.pdf"' in html
     assert "valid" in html
     for src in __import__("re").findall(r'(?:src|href)="([^"#?]+)', html):
         assert (project.output_dir / src).is_file(), src

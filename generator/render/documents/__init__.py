@@ -50,8 +50,10 @@ class DocumentSpec:
     produce: Callable[[Game], list[OutputFile]]
 
 
-def document_specs(game: Game, project: Project, paper: str, booklet: bool = False) -> list[DocumentSpec]:
-    """Every document of one game for one paper, not built yet."""
+def document_specs(game: Game, project: Project, paper: str, booklet: bool = False,
+                   options: Any = None) -> list[DocumentSpec]:
+    """Every document of one game for one paper, not built yet; `options` (the build's) feed the
+    rulebooks' "How to print" page (defaults: `BuildOptions()` on this paper)."""
     from generator.render.documents.boards import board_components, board_pdf
     from generator.render.documents.rulebook import rulebook_pdf
     from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
@@ -59,18 +61,28 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
     registered_paper(paper)  # a bad paper name fails before any work
     prefix = game.id
 
+    def plan(seen: Game) -> Any:
+        from generator.render.build import BuildOptions
+        from generator.render.print_plan import print_plan
+
+        return print_plan(seen, project, options or BuildOptions(papers=(paper,), booklet=booklet), paper)
+
     def rules(seen: Game) -> list[OutputFile]:
-        return [OutputFile(f"{prefix}-rules-{paper}.pdf", FileKind.RULES, rulebook_pdf(seen, project, paper),
-                           paper=paper)]
+        return [OutputFile(f"{prefix}-rules-{paper}.pdf", FileKind.RULES,
+                           rulebook_pdf(seen, project, paper, printing=plan(seen)), paper=paper)]
 
     def rules_booklet(seen: Game) -> list[OutputFile]:
         return [OutputFile(f"{prefix}-booklet-{paper}.pdf", FileKind.BOOKLET,
-                           rulebook_pdf(seen, project, paper, booklet=True), paper=paper)]
+                           rulebook_pdf(seen, project, paper, booklet=True, printing=plan(seen)), paper=paper)]
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
+        from generator.render.two_up import two_up_sheet
+
         name = sheet_name(template)
-        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
-                            sheet_pdf(seen, project, template, paper, fillable=False), paper=paper)]
+        printed = sheet_pdf(seen, project, template, paper, fillable=False)
+        imposed = two_up_sheet(seen, project, template, paper, printed)  # A5 sheets: two to a page
+        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf" if imposed is None else f"{prefix}-{name}-{paper}-{imposed[0]}.pdf",
+                            FileKind.SCORE_SHEET, printed if imposed is None else imposed[1], paper=paper)]
         fillable = sheet_pdf(seen, project, template, paper, fillable=True)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
@@ -120,7 +132,7 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     booklet = bool(getattr(options, "booklet", False))
     jobs = []
     for paper in options.papers:
-        for spec in document_specs(game, project, paper, booklet):
+        for spec in document_specs(game, project, paper, booklet, options):
             reads = FieldReads()
             jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, reads),
                             exporter=spec.exporter, paper=paper, subject=spec.subject,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -25,20 +27,36 @@ def rulebook_template(game: Game, project: Project) -> Path:
     return path
 
 
-def parse_template(path: Path, game: Game, project: Project) -> tuple[str, list[markup.Block]]:
-    """Render and parse one document template; (display name, blocks)."""
+def parse_template(path: Path, game: Game, project: Project,
+                   extra: Mapping[str, Any] | None = None) -> tuple[str, list[markup.Block]]:
+    """Render and parse one document template; (display name, blocks). `extra`: more names in scope."""
     display = project.display(path)
-    lines = render_template(path, display, template_context(game), gate=project.gate)
+    lines = render_template(path, display, {**template_context(game), **(extra or {})}, gate=project.gate)
     return display, markup.parse(lines, display)
 
 
-def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False) -> bytes:
-    """The rulebook as PDF bytes: full pages of `paper`, or a saddle-stitched booklet on it."""
+HOW_TO_PRINT = "rulebooks/how-to-print.md.j2"  # every rulebook's last page, drawn from the build's print plan
+
+
+def how_to_print(game: Game, project: Project, printing: Any) -> list[markup.Block]:
+    """The "How to print and assemble" page for `printing` (a `PrintPlan`); none if the project has no template."""
+    path = project.inside(project.templates_dir, HOW_TO_PRINT, game.location)
+    if not project.gate.exists(path, game.location):
+        return []
+    return parse_template(path, game, project, {"printing": printing})[1]
+
+
+def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False, printing: Any = None) -> bytes:
+    """The rulebook as PDF bytes: full pages of `paper`, or a saddle-stitched booklet on it.
+
+    With a print plan (`generator.render.print_plan`), the last page says how to print and assemble."""
     sheet = paper_size(paper)
     pagesize = booklet_page(paper) if booklet else sheet
     scale = 0.82 if booklet else 1.0
     styles = make_styles(game, scale)
     display, blocks = parse_template(rulebook_template(game, project), game, project)
+    if printing is not None:
+        blocks = blocks + how_to_print(game, project, printing)
     margin = MARGIN * (0.75 if booklet else 1.0)
     builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)
     builder.width = pagesize[0] - 2 * margin

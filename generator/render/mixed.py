@@ -1,0 +1,96 @@
+"""The mixed sheet: a game's small pieces of different sizes packed together, as pure geometry (mm).
+
+Components that say `sheet: mixed` in their YAML (tokens, markers, coins, a
+lone Go First token) share one `<game>-tokens-<paper>-<mode>.pdf` instead of
+each taking pages of its own. Each component becomes a block: a butted grid
+of its faces (shared cut lines, full bleed on every free edge, see
+`Grid.slots`), as wide as the page allows, centred. Blocks are stacked top to
+bottom in the data's order; a block that does not fit in what is left of a
+page continues on the next one. Blocks sit `GAP` apart: each block has crop
+marks of its own on every cut line, and the gap holds the marks of both
+neighbours without either touching a face.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.render.grid import MARGIN, MARK_EDGE, MARK_GAP, MARK_MIN, Axis, Grid, Slot
+from generator.render.units import Paper
+
+MARK_LENGTH = MARK_MIN  # each crop mark on the mixed sheet, mm: the shortest the grid allows, to fit more
+GAP = 2 * MARK_GAP + MARK_LENGTH  # between two blocks' bleed boxes: both blocks' marks fit without touching
+PAD = max(MARGIN, MARK_EDGE + MARK_GAP + MARK_LENGTH)  # page edge to the outermost bleed box
+
+
+@dataclass(frozen=True)
+class Block:
+    """Faces of one size, butted in a grid; the first `filled` places are used (reading order)."""
+
+    grid: Grid
+    filled: int
+
+    def slots(self) -> list[Slot]:
+        return self.grid.slots(self.filled)
+
+    def marks(self) -> list[tuple[float, float, float, float]]:
+        """Crop marks (x1, y1, x2, y2 in mm): every cut line of the block, just outside its bleed."""
+        x0, x1 = self.grid.cols.bleed_span
+        y0, y1 = self.grid.rows.bleed_span
+        near, far = MARK_GAP, MARK_GAP + MARK_LENGTH
+        lines = []
+        for x in self.grid.cols.cuts():
+            lines += [(x, y0 - near, x, y0 - far), (x, y1 + near, x, y1 + far)]
+        for y in self.grid.rows.cuts():
+            lines += [(x0 - near, y, x0 - far, y), (x1 + near, y, x1 + far, y)]
+        return lines
+
+
+    def cut_lines(self) -> list[tuple[float, float, float, float]]:
+        """Thin cut lines through the block (`--cut-lines`), across its bleed, as on a one-component sheet."""
+        x0, x1 = self.grid.cols.bleed_span
+        y0, y1 = self.grid.rows.bleed_span
+        return ([(x, y0, x, y1) for x in self.grid.cols.cuts()] + [(x0, y, x1, y) for y in self.grid.rows.cuts()])
+
+
+def _axis(count: int, first: float, size: float, bleed: float, region: tuple[float, float]) -> Axis:
+    starts = tuple(first + i * size for i in range(count))
+    return Axis(count, starts, size, True, 0.0, bleed, region, bleed)
+
+
+def pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
+         region: tuple[float, float] | None = None) -> list[list[Block]] | None:
+    """Blocks for `count` faces of each (width, height, count) group in order, page by page.
+
+    None if a face does not fit on a page at all. `region` is the horizontal
+    strip to fill (the left half for gutter-fold)."""
+    lo, hi = region or (0.0, paper.width)
+    left, right, top, bottom = lo + PAD, hi - PAD, paper.height - PAD, PAD
+    pages: list[list[Block]] = []
+    page: list[Block] = []
+    cursor = top  # the top of the next block's bleed box
+    for width, height, count in groups:
+        cols = math.floor((right - left - 2 * bleed) / width + 1e-9)
+        if cols < 1 or height + 2 * bleed > top - bottom + 1e-9:
+            return None
+        remaining = count
+        while remaining:
+            fit = math.floor((cursor - bottom - 2 * bleed) / height + 1e-9)
+            if fit < 1:  # this page is full
+                pages.append(page)
+                page, cursor = [], top
+                continue
+            rows = min(fit, math.ceil(remaining / cols))
+            filled = min(remaining, rows * cols)
+            used = min(cols, filled)
+            first_x = left + (right - left - used * width) / 2
+            top_trim = cursor - bleed
+            grid = Grid(paper, _axis(used, first_x, width, bleed, (lo, hi)),
+                        _axis(rows, top_trim - rows * height, height, bleed, (0.0, paper.height)))
+            page.append(Block(grid, filled))
+            cursor = top_trim - rows * height - bleed - GAP
+            remaining -= filled
+    if page:
+        pages.append(page)
+    return pages

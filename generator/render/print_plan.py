@@ -1,0 +1,155 @@
+"""What a build asks you to print for one game and paper, worked out from the build options and the data.
+
+The rulebook's last page ("How to print and assemble", the template
+`templates/rulebooks/how-to-print.md.j2`) is drawn from this plan, so the
+page names exactly the files the same build writes: the same file-name
+functions, the same duplex decision (`imposition.sheet_mode`), the same grid
+and packing for sheet counts, the same A5 two-up test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from generator.model import Component, Game
+from generator.project import Project
+from generator.render.units import paper as registered_paper
+
+PRINTED_KINDS = ("card", "tile", "token")
+
+# How to feed each kind of file through the printer, by the word its file name ends with.
+SIDES = {
+    "duplex-long": "both sides, flip on the long edge",
+    "duplex-short": "both sides, flip on the short edge",
+    "gutterfold": "one side; fold each sheet on the dashed line, fronts against backs, and glue",
+    "single-sided": "one side",
+    "2up": "one side; cut each sheet in half on the dashed line",
+    "2up-duplex-short": "both sides, flip on the short edge; cut each sheet in half on the dashed line",
+}
+
+
+@dataclass(frozen=True)
+class PrintFile:
+    """One file to print: its name, what it holds, how many sheets, on what, and how."""
+
+    name: str
+    holds: str
+    sheets: int | None  # sheets of paper per print, when the plan knows it without drawing
+    stock: str  # "card stock" or "plain paper"
+    sides: str
+    copies: str  # how many prints to make
+
+
+@dataclass(frozen=True)
+class PrintPlan:
+    """Every printable file of one game on one paper, and the steps after printing."""
+
+    paper: str  # the paper's label ("A4")
+    files: tuple[PrintFile, ...]
+    cut_marks: bool
+    gutter_fold: bool
+    mixed: str  # what shares the tokens sheet ("" when nothing does)
+    folds: tuple[tuple[str, int], ...]  # (sheet name, panels) of every sheet that folds to stand
+    two_up: bool
+    booklet: bool
+    boards: tuple[str, ...]
+    back_offset: tuple[float, float]
+
+    @property
+    def sheets(self) -> int:
+        return sum(f.sheets or 0 for f in self.files if f.stock == "card stock")
+
+
+def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintPlan:
+    """The plan for `game` on `paper` with the build `options` (a `BuildOptions`)."""
+    from generator.render.documents.boards import board_components
+    from generator.render.documents.rulebook import parse_template
+    from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates, split_settings
+    from generator.render.faces import renderer
+    from generator.render.imposition import MIXED, mixed_components, sheet_mode, sheets_for
+    from generator.render.sheet_options import MODE_NAMES, SheetOptions, sheet_file_name
+    from generator.render.two_up import fits_two_up, pages_of
+
+    sheet = registered_paper(paper)
+    settings = SheetOptions(sheet, options.bleed, options.duplex, options.crop_marks, options.cut_lines,
+                            options.back_offset)
+    faces = renderer(project)
+    files: list[PrintFile] = []
+    if options.booklet:
+        files.append(PrintFile(f"{game.id}-booklet-{paper}.pdf", "the rules as a folded booklet", None,
+                               "plain paper", "both sides, flip on the short edge", "one"))
+    files.append(PrintFile(f"{game.id}-rules-{paper}.pdf", "the rules", None, "plain paper",
+                           "one side, or both sides flipped on the long edge", "one"))
+    modes = []
+    for component in game.components:
+        if component.kind not in PRINTED_KINDS or component.sheet == "mixed":
+            continue
+        mode = sheet_mode(faces, game, [component], options.duplex)
+        modes.append(mode)
+        files.append(PrintFile(sheet_file_name(game.id, component.id, paper, mode), _holds([component]),
+                               sheets_for([component], settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
+    mixed = mixed_components(game)
+    if mixed:
+        mode = sheet_mode(faces, game, mixed, options.duplex)
+        modes.append(mode)
+        files.append(PrintFile(sheet_file_name(game.id, MIXED, paper, mode), _holds(mixed),
+                               sheets_for(mixed, settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
+    folds: list[tuple[str, int]] = []
+    two_up = False
+    for template in sheet_templates(game, project):
+        name = sheet_name(template)
+        display, blocks = parse_template(template, game, project)
+        found, _ = split_settings(blocks, display)
+        framed = game.component(found.frame) if found.frame and game.has_component(found.frame) else None
+        title = framed.plural if framed else name.replace("-", " ")
+        prints = -(-framed.count // found.copies) if framed else 1  # a screen per player, one to a file: print 5
+        copies = _copies(prints, found.copies)
+        if found.panels > 1:
+            folds.append((title, found.panels))
+        printed = sheet_pdf(game, project, template, paper, fillable=False)
+        pages, landscape = pages_of(printed)
+        per_copy = max(1, pages // found.copies)
+        if framed and framed.size.name == "a5" and fits_two_up(framed.size.width, framed.size.height, sheet):
+            two_up = True
+            word = "2up" if per_copy == 1 else "2up-duplex-short"
+            files.append(PrintFile(f"{game.id}-{name}-{paper}-{word}.pdf", f"{title}, two to a page", None,
+                                   "plain paper", SIDES[word], copies))
+        else:
+            sides = "one side" if per_copy == 1 else SIDES["duplex-short" if landscape else "duplex-long"]
+            files.append(PrintFile(f"{game.id}-{name}-{paper}.pdf", title, None, "plain paper", sides, copies))
+        if _has_fields(blocks):
+            files.append(PrintFile(f"{game.id}-{name}-fillable-{paper}.pdf", f"{title} to fill in on screen",
+                                   None, "none: type into it", "no need to print", "none"))
+    boards = tuple(c.name for c in board_components(game))
+    for component in board_components(game):
+        files.append(PrintFile(f"{game.id}-{component.id}-{paper}.pdf", f"the {component.name}, in pieces", None,
+                               "plain paper or card stock", "one side", "one"))
+    return PrintPlan(
+        paper=sheet.label, files=tuple(files), cut_marks=options.crop_marks,
+        gutter_fold=any(m == "gutter-fold" for m in modes), mixed=_holds(mixed) if mixed else "",
+        folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=boards,
+        back_offset=tuple(options.back_offset),
+    )
+
+
+def _copies(prints: int, per_file: int) -> str:
+    held = f" (it holds {per_file})" if per_file > 1 else ""
+    return ("one" if prints == 1 else str(prints)) + held
+
+
+def _holds(components: list[Component]) -> str:
+    parts = [f"{c.count} {c.plural if c.count != 1 else c.name}" for c in components]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _has_fields(blocks: Any) -> bool:
+    """A sheet gets a fillable twin when it has fill-in boxes (`[[name]]` table cells), at any depth."""
+    from generator.render.documents.markup import Field, Table
+
+    for block in blocks:
+        if isinstance(block, Table) and any(isinstance(cell, Field) for row in block.rows for cell in row):
+            return True
+        if _has_fields(getattr(block, "blocks", ()) or ()):
+            return True
+    return False
