@@ -325,7 +325,7 @@ def test_editing_the_sheet_rebuilds_what_it_feeds_exactly_as_a_clean_build(tmp_p
     (folder / "crew.csv").write_text("id,suit,rank\nred-1,red,1\nred-2,red,2\n", encoding="utf-8")
     options = BuildOptions(papers=("a4",), exports=("sheets",), only=("crew",))
     build(project, ["pirate-tricks"], options, force=True)
-    sheet = project.output_dir / "pirate-tricks" / "pirate-tricks-crew-a4.pdf"
+    sheet = project.output_dir / "pirate-tricks" / "pirate-tricks-crew-a4-duplex-long.pdf"
     before = sheet.read_bytes()
     (folder / "crew.csv").write_text("id,suit,rank\nred-1,red,1\nred-2,red,7\n", encoding="utf-8")
     again = build(project, ["pirate-tricks"], options, force=True)

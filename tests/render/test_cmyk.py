@@ -206,7 +206,7 @@ def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monke
                            "--paper", "a4", "--no-gallery", "--colour", "cmyk", "--png")
     assert code == 0, err
     out = fresh_project.output_dir / "counterattack"
-    for path in (out / "counterattack-port-a4.pdf", out / "png" / "counterattack-port-faces.pdf"):
+    for path in (out / "counterattack-port-a4-duplex-long.pdf", out / "png" / "counterattack-port-faces.pdf"):
         document = pikepdf.open(path)
         operators, max_ink, spaces = colour_report(document)
         assert not operators & RGB_OPERATORS and not any("RGB" in s for s in spaces), path.name

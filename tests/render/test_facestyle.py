@@ -73,10 +73,10 @@ def test_guides_on_round_tokens_follow_the_circle(project) -> None:
 
 def test_sheets_with_guides_are_named_apart(ca_project, ca_game) -> None:
     files = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"], guides=True))
-    assert list(files) == ["counterattack-port-a4-guides.pdf"]
+    assert list(files) == ["counterattack-port-a4-duplex-long-guides.pdf"]
     plain = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"]))
-    assert list(plain) == ["counterattack-port-a4.pdf"]
-    assert files["counterattack-port-a4-guides.pdf"] != plain["counterattack-port-a4.pdf"]
+    assert list(plain) == ["counterattack-port-a4-duplex-long.pdf"]
+    assert files["counterattack-port-a4-duplex-long-guides.pdf"] != plain["counterattack-port-a4-duplex-long.pdf"]
 
 
 def ink(pdf: bytes) -> float:
@@ -95,8 +95,8 @@ def ink(pdf: bytes) -> float:
 def test_ink_saver_prints_far_less_ink(ca_project, ca_game) -> None:
     plain = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"]))
     saver = export(ca_project, ca_game, "port", "sheets", PrintSheetOptions(paper=PAPERS["a4"], ink_saver=True))
-    assert list(saver) == ["counterattack-port-a4-inksaver.pdf"]
-    before, after = ink(plain["counterattack-port-a4.pdf"]), ink(saver["counterattack-port-a4-inksaver.pdf"])
+    assert list(saver) == ["counterattack-port-a4-duplex-long-inksaver.pdf"]
+    before, after = ink(plain["counterattack-port-a4-duplex-long.pdf"]), ink(saver["counterattack-port-a4-duplex-long-inksaver.pdf"])
     assert after < before * 0.5, (before, after)
 
 
@@ -121,7 +121,7 @@ def test_build_options_name_their_files(fresh_project, monkeypatch, flags, suffi
                                       "--paper", "a4", "--no-gallery", *flags], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (fresh_project.output_dir / "counterattack").glob("*.pdf"))
-    assert names == [f"counterattack-port-a4{suffix}.pdf"]
+    assert names == [f"counterattack-port-a4-duplex-long{suffix}.pdf"]
 
 
 def test_style_file_names() -> None:
