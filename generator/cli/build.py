@@ -26,6 +26,17 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
+def _tts_base(tts_url: str, tts: bool, output_uri: str) -> str:
+    """The base URL of output/ for the TTS saved objects: refused without --tts or when TTS could not load it."""
+    if not tts_url:
+        return output_uri if tts else ""
+    if not tts:
+        raise UsageError(f"--tts-url {tts_url!r} needs --tts (it says where the TTS images are hosted)")
+    if not tts_url.startswith(("https://", "http://", "file://")) or " " in tts_url:
+        raise UsageError(f"--tts-url {tts_url!r} must be an http(s):// or file:// URL, like https://example.org/pnp/")
+    return tts_url
+
+
 def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """`--paper`, its choices read from the paper registry (plus `all`; `both` is kept as its old name)."""
     from generator.render.units import ALL_PAPERS, PAPERS
@@ -127,7 +138,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
         jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, guides=guides, ink_saver=ink_saver,
         presets=presets, colour=colour,
-        tts_url=(tts_url or ctx.project.output_dir.resolve().as_uri()) if flags.get("export_tts") else "",
+        tts_url=_tts_base(tts_url, bool(flags.get("export_tts")), ctx.project.output_dir.resolve().as_uri()),
     )
     options.check()
     started = time.perf_counter()

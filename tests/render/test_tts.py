@@ -121,3 +121,17 @@ def test_tts_url_sets_the_image_base_and_the_default_is_a_file_uri(fresh_project
     assert code == 0, err
     deck = json.loads(saved.read_text())["ObjectStates"][0]["CustomDeck"]["1"]
     assert deck["FaceURL"] == (fresh_project.output_dir.resolve() / "counterattack" / "tts" / "port-sheet-1.png").as_uri()
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--tts-url", "https://example.org/pnp/"], "--tts-url 'https://example.org/pnp/' needs --tts"),
+    (["--tts", "--tts-url", "example.org/pnp"], "--tts-url 'example.org/pnp' must be an http(s):// or file:// URL"),
+])
+def test_a_tts_url_that_cannot_work_is_refused_in_one_line(fresh_project, capsys, flags, message) -> None:
+    from tests.helpers import run_pnp
+
+    code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--only", "port", "--no-gallery",
+                           *flags)
+    assert code == 2 and message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (fresh_project.output_dir / "counterattack").exists()
