@@ -153,18 +153,24 @@ def test_a_new_service_is_one_yaml_entry(real, all_hands) -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (("writes: png", "writes: jpeg"), "presets.yaml:26: preset 'tgc' 'writes' must be one of png"),
+    (("writes: png", "writes: jpeg"), "presets.yaml:28: preset 'tgc' 'writes' must be one of png"),
     (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{item.__class__}\""),
-     "presets.yaml:35: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+     "presets.yaml:37: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
     (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"../{item}\""),
-     "presets.yaml:35: preset 'tgc': naming '../{item}' must be a plain file name"),
+     "presets.yaml:37: preset 'tgc': naming '../{item}' must be a plain file name"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}-{index:03}\""),
+     "presets.yaml:37: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{index:03}-{item}{side}\""),
+     "presets.yaml:37: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}{side}\""),
+     "presets.yaml:37: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
     (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
-     "presets.yaml:34: unknown key 'colour_space' in preset 'tgc'"),
+     "presets.yaml:36: unknown key 'colour_space' in preset 'tgc'"),
     (("colour: rgb\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825",
       "colour: cmyk\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825"),
-     "presets.yaml:28: preset 'tgc': colour cmyk needs a PDF"),
+     "presets.yaml:30: preset 'tgc': colour cmyk needs a PDF"),
     (("poker: {trim_mm: [63.5, 88.9], px: [825, 1125]}", "poker: {trim_mm: [63.5, 88.9], px: [825.5, 1125]}"),
-     "presets.yaml:31: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+     "presets.yaml:33: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
 ])
 def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) -> None:
     old, new = change
