@@ -219,12 +219,15 @@ def _pdf_deck(renderer: FaceRenderer, game: Game, component: Component, preset: 
                 slots[(number, side)] = index[face]
     order: list[int] = []
     rows: list[dict[str, Any]] = []
+    every = preset.copies == "every"
     for number, card in enumerate(cards):
-        for _copy in range(card.copies if preset.copies == "every" else 1):
+        for copy in range(1, (card.copies if every else 1) + 1):
             for side in preset.page_order:
                 if (number, side) in slots:
                     order.append(slots[(number, side)])
-                    rows.append({"page": len(order), "item": card.item, "side": side, "copies": card.copies})
+                    # A page of an every-copy deck is printed once: copies 1, so the column still sums to the deck.
+                    copy_of = {"copy": f"{copy} of {card.copies}", "copies": 1} if every else {"copies": card.copies}
+                    rows.append({"page": len(order), "item": card.item, "side": side, **copy_of})
     name = preset.file_name("pdf", game=game.id, component=component.id)
     title = f"{game.title}: {component.plural}"
     pdf = _finish(pages_pdf(faces, order, geo, title), preset, title)

@@ -132,6 +132,10 @@ def test_pages_go_back_front_for_every_copy(dtc_pirates, project) -> None:
     fronts = [row["item"] for row in table if row["side"] == "front"]
     assert {item.id: fronts.count(item.id) for item in game.component("pirate").items} == \
         {item.id: item.count for item in game.component("pirate").items}
+    assert sum(int(row["copies"]) for row in table if row["side"] == "front") == 90  # each page printed once
+    cook = game.component("pirate").items[0]
+    assert [row["copy"] for row in table if row["item"] == cook.id and row["side"] == "front"] == \
+        [f"{n} of {cook.count}" for n in range(1, cook.count + 1)]
 
     def drawn(page) -> str:
         return next(str(ops[0]) for ops, op in pikepdf.parse_content_stream(page) if str(op) == "Do")
