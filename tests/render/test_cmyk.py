@@ -22,14 +22,19 @@ RGB_OPERATORS = {"rg", "RG"}
 CMYK_OPERATORS = {"k", "K"}
 
 
-@pytest.fixture(scope="module")
-def dtc_pirates() -> dict[str, bytes]:
+def export_dtc_pirates() -> dict[str, bytes]:
+    """All Hands' crew as the DriveThruCards preset writes it, from a fresh project handle."""
     project = Project.at(REPO)
     game = load_game(project, "all-hands-on-deck")
     with Workers(1) as workers:
         files = export_preset(renderer(project), game, game.component("pirate"), registry()["drivethrucards"],
                               workers)
     return {f.name: f.data for f in files}
+
+
+@pytest.fixture(scope="module")
+def dtc_pirates() -> dict[str, bytes]:
+    return export_dtc_pirates()
 
 
 def streams(document: pikepdf.Pdf):
@@ -194,12 +199,7 @@ def test_an_image_with_transparency_is_refused_in_one_line() -> None:
 
 
 def test_conversion_is_deterministic(dtc_pirates) -> None:
-    project = Project.at(REPO)
-    game = load_game(project, "all-hands-on-deck")
-    with Workers(1) as workers:
-        again = export_preset(renderer(project), game, game.component("pirate"), registry()["drivethrucards"],
-                              workers)
-    assert {f.name: f.data for f in again} == dtc_pirates
+    assert export_dtc_pirates() == dtc_pirates
 
 
 def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monkeypatch, capsys) -> None:
