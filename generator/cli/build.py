@@ -137,7 +137,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], p
         papers=paper_names(paper), bleed=bleed, duplex=duplex, crop_marks=not no_crop_marks, cut_lines=cut_lines,
         back_offset=_offset(back_offset), exports=chosen_exports(flags, not no_gallery),
         jobs=jobs or os.cpu_count() or 1, only=only, booklet=booklet, guides=guides, ink_saver=ink_saver,
-        presets=presets, colour=colour,
+        presets=tuple(dict.fromkeys(presets)), colour=colour,  # a preset named twice is written once
         tts_url=_tts_base(tts_url, bool(flags.get("export_tts")), ctx.project.output_dir.resolve().as_uri()),
     )
     options.check()

@@ -194,10 +194,11 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys) -> None:
+@pytest.mark.parametrize("named", [["--preset", "tgc"], ["--preset", "tgc", "--preset", "tgc"]])
+def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys, named) -> None:
     monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+                           "--only", "loon", "--paper", "a4", "--no-gallery", *named)
     assert code == 0, err
     notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
     assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
