@@ -51,6 +51,7 @@ class Geometry:
     reach: float  # mm beyond the face's own trim that its background must be drawn, so no page edge shows paper
 
     def trim_box(self) -> tuple[float, float, float, float]:
+        """The service's trim centred on the page (points): the TrimBox the shop cuts along."""
         x0 = (self.page_w - pt(self.trim_w)) / 2
         y0 = (self.page_h - pt(self.trim_h)) / 2
         return x0, y0, x0 + pt(self.trim_w), y0 + pt(self.trim_h)

@@ -42,10 +42,12 @@ class SheetSlots:
 
 
 def url(base: str, name: str) -> str:
+    """`name` under `base` with exactly one slash between (a base given with or without one works the same)."""
     return f"{base.rstrip('/')}/{name}" if base else name
 
 
 def _transform(x: float = 0.0, z: float = 0.0, face_down: bool = True) -> dict[str, float]:
+    """Where TTS puts the object: a deck arrives face down (flipped on Z), as it is dealt; pieces face up."""
     return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
@@ -105,6 +107,7 @@ def _saved(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_bytes(saved: dict[str, Any]) -> bytes:
+    """The saved object as TTS reads it; sorted keys so the same build writes the same bytes."""
     return (json.dumps(saved, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 
