@@ -204,3 +204,18 @@ def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch
     assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
                      "(kinds: card))"]
     assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
+
+
+def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
+    """Ships have a burning side per fleet: page N of the backs file is the back of page N of the fronts."""
+    fire = load_game(real, "pirates-under-fire")
+    ships = fire.component("ship")
+    files = export(real, fire, "ship", registry()["printplaygames"])
+    fronts = PdfReader(io.BytesIO(files["pirates-under-fire-ship-fronts.pdf"]))
+    backs = PdfReader(io.BytesIO(files["pirates-under-fire-ship-backs.pdf"]))
+    assert len(fronts.pages) == len(backs.pages) == len(ships.items)
+    table = rows(files["ship-manifest.csv"])
+    front_items = [r["item"] for r in table if r["side"] == "front"]
+    assert front_items == [r["item"] for r in table if r["side"] == "back"] == [item.id for item in ships.items]
+    assert [r["page"] for r in table if r["side"] == "back"] == [str(n) for n in range(1, len(ships.items) + 1)]
+    assert sum(int(r["copies"]) for r in table if r["side"] == "front") == sum(item.count for item in ships.items)
