@@ -219,3 +219,26 @@ def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
     assert front_items == [r["item"] for r in table if r["side"] == "back"] == [item.id for item in ships.items]
     assert [r["page"] for r in table if r["side"] == "back"] == [str(n) for n in range(1, len(ships.items) + 1)]
     assert sum(int(r["copies"]) for r in table if r["side"] == "front") == sum(item.count for item in ships.items)
+
+
+def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) -> None:
+    from dataclasses import replace
+
+    from generator.render.service import geometry
+    from generator.render.units import pt
+
+    pirate = all_hands.component("pirate")
+    pad = registry()["drivethrucards"]
+    scaled = replace(pad, fit="scale")
+    face_w, face_h = pirate.size.width, pirate.size.height
+    for preset in (pad, scaled):
+        geo = geometry(preset, pirate)
+        assert (geo.trim_w, geo.trim_h) == (63.5, 88.9)
+        assert abs(geo.page_w - pt(63.5 + 2 * preset.bleed_mm)) < 1e-6
+        # the face drawn with its reach covers the whole page: no paper shows at the page edge
+        assert (face_w + 2 * geo.reach) * geo.scale >= geo.page_w / pt(1)
+        assert (face_h + 2 * geo.reach) * geo.scale >= geo.page_h / pt(1)
+    assert geometry(pad, pirate).scale == 1.0
+    big = geometry(scaled, pirate).scale
+    assert face_w * big >= 63.5 - 1e-9 and face_h * big >= 88.9 - 1e-9  # the face itself covers the trim
+    assert min(face_w * big - 63.5, face_h * big - 88.9) < 1e-9  # and no more than it must
