@@ -174,7 +174,7 @@ _Written = tuple[list[OutputFile], list[dict[str, Any]]]
 
 
 def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Preset, workers: Workers) -> _Written:
-    from generator.render.raster import _scale, with_dpi
+    from generator.render.raster import pixel_scale, with_dpi
 
     geo = geometry(preset, component)
     cards = designs(renderer, game, component)
@@ -196,7 +196,7 @@ def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Prese
     entries.sort(key=lambda entry: entry[0])  # the order the service's uploader lists them
     faces = [entry[4] for entry in entries]
     pdf = pages_pdf(faces, range(len(faces)), geo, f"{game.title}: {component.plural}")
-    images = workers.map_pages(pdf, _scale(preset.dpi), len(faces))
+    images = workers.map_pages(pdf, pixel_scale(preset.dpi), len(faces))
     files = [OutputFile(name, FileKind.PRESET, with_dpi(image, preset.dpi), component.id, f"{item} {side}")
              for (name, item, side, _, _), image in zip(entries, images)]
     rows = [{"file": name, "item": item, "side": side, "copies": copies} for name, item, side, copies, _ in entries]
