@@ -286,11 +286,13 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
     pieces: list[tuple[str, int, str, str]] = []
     for item in items:
         front = f"{component.id}-{item.id}.png"
-        shots.append((front, renderer.face(game, component, item, "front")))
+        front_face = renderer.face(game, component, item, "front")
+        shots.append((front, front_face))
         back = ""
-        if has_back:
+        back_face = renderer.face(game, component, item, "back") if has_back else None
+        if back_face is not None and back_face != front_face:  # an equal back is the same image: TTS shows it twice
             back = f"{component.id}-{item.id}-back.png"
-            shots.append((back, renderer.face(game, component, item, "back")))
+            shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
     images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), pixel_scale(DPI), len(shots))
     out: list[OutputFile] = []

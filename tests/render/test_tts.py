@@ -135,3 +135,19 @@ def test_a_tts_url_that_cannot_work_is_refused_in_one_line(fresh_project, capsys
     assert code == 2 and message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert not (fresh_project.output_dir / "counterattack").exists()
+
+
+def test_a_token_shows_its_own_back_as_a_round_tile_and_an_equal_back_is_not_repeated(real) -> None:
+    from generator.render.tts import TILE_TYPE, piece_objects
+
+    saved = piece_objects("Coins", "token", "circle", [("coin", 2, "coin.png", "coin-back.png"),
+                                                       ("star", 1, "star.png", "")], "", (20.0, 20.0))
+    coin, _, star = saved["ObjectStates"]
+    assert coin["Name"] == "Custom_Tile" and coin["CustomImage"]["CustomTile"]["Type"] == TILE_TYPE["circle"]
+    assert coin["CustomImage"]["ImageSecondaryURL"] == "coin-back.png"
+    assert star["Name"] == "Custom_Token" and star["CustomImage"]["ImageSecondaryURL"] == ""
+    game = load_game(real, "pirate-tricks")  # a loon's back is drawn like its front: one image, a token
+    files = tts_files(real, game, "loon")
+    assert not [name for name in files if name.endswith("-back.png")]
+    states = json.loads(files["loon-saved-object.json"])["ObjectStates"]
+    assert {s["Name"] for s in states} == {"Custom_Token"}
