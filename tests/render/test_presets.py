@@ -242,3 +242,14 @@ def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) ->
     big = geometry(scaled, pirate).scale
     assert face_w * big >= 63.5 - 1e-9 and face_h * big >= 88.9 - 1e-9  # the face itself covers the trim
     assert min(face_w * big - 63.5, face_h * big - 88.9) < 1e-9  # and no more than it must
+
+
+def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
+    """The styles are for checking and home printing: a preset's exporter receives the preset and nothing else."""
+    from generator.render.build import BuildOptions
+    from generator.render.exporters import preset_exporter
+    from generator.render.service import PresetSettings
+
+    tgc = registry()["tgc"]
+    styled = BuildOptions(guides=True, ink_saver=True, colour="cmyk", presets=("tgc",))
+    assert preset_exporter(tgc).settings_for(styled) == PresetSettings(preset=tgc)
