@@ -26,6 +26,17 @@ def _offset(value: str) -> tuple[float, float]:
     return x, y
 
 
+def _tts_base(tts_url: str, tts: bool, output_uri: str) -> str:
+    """The base URL of output/ for the TTS saved objects: refused without --tts or when TTS could not load it."""
+    if not tts_url:
+        return output_uri if tts else ""
+    if not tts:
+        raise UsageError(f"--tts-url {tts_url!r} needs --tts (it says where the TTS images are hosted)")
+    if not tts_url.startswith(("https://", "http://", "file://")) or " " in tts_url:
+        raise UsageError(f"--tts-url {tts_url!r} must be an http(s):// or file:// URL, like https://example.org/pnp/")
+    return tts_url
+
+
 def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """`--paper`, its choices read from the paper registry (plus `all`; `both` is kept as its old name)."""
     from generator.render.units import ALL_PAPERS, PAPERS
@@ -200,8 +211,8 @@ def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = 
         "exports": chosen_exports(given, not given.pop("no_gallery", False)),
     }
     # TTS saved objects name their images by URL: --tts-url, or this machine's output folder.
-    tts_url = given.pop("tts_url", "") or output_uri
-    translated["tts_url"] = tts_url if "tts" in translated["exports"] else ""
+    translated["tts_url"] = _tts_base(given.pop("tts_url", ""), "tts" in translated["exports"], output_uri)
+    translated["presets"] = tuple(dict.fromkeys(given.pop("presets", ())))  # a preset named twice is written once
     fields = {f.name for f in dataclasses.fields(BuildOptions)}
     rest = {name: value for name, value in given.items() if name in fields and name not in translated}
     options = BuildOptions(**translated, **rest, jobs=jobs, only=only)

@@ -9,7 +9,7 @@ this code draws; there is no second renderer to drift out of step.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -195,7 +195,8 @@ def _icon(c: Any, e: Element, face: Face, bleed: float) -> None:
               colour(e.get("colour")), -e.get("rotate"))
 
 
-def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
+def pip_centres(e: Element) -> Iterator[tuple[float, float]]:
+    """The centre (mm from the face's top left) of every pip, row by row: one grid for drawing and preflight."""
     count = int(e.get("count"))
     if count <= 0:
         return
@@ -205,8 +206,11 @@ def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
     for index in range(count):
         row, col = divmod(index, columns)
         in_row = min(columns, count - row * columns)  # centre a short last row
-        cx = x0 + w * (col + 0.5 + (columns - in_row) / 2) / columns
-        cy = y0 + h * (row + 0.5) / rows
+        yield x0 + w * (col + 0.5 + (columns - in_row) / 2) / columns, y0 + h * (row + 0.5) / rows
+
+
+def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
+    for cx, cy in pip_centres(e):
         draw_icon(c, e.get("icon"), pt(cx), _y(face, cy), pt(e.get("size")), colour(e.get("colour")))
 
 

@@ -11,6 +11,7 @@ drawings need no change, and both put a word in every file name (`-guides`,
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -49,19 +50,26 @@ class FaceStyle:
         """The face as this style draws it."""
         elements = face.elements
         if self.ink_saver:
-            elements = _ink_saving(elements)
+            elements = _ink_saving(elements, face.width, face.height)
         if self.guides:
             elements = (*elements, Element(GUIDES, GUIDES, (("bleed", self.bleed), ("safe", component.safe))))
         return replace(face, elements=elements)
 
 
-def _ink_saving(elements: tuple[Element, ...]) -> tuple[Element, ...]:
+def _ink_saving(elements: tuple[Element, ...], width: float, height: float) -> tuple[Element, ...]:
     """Marked backgrounds white and marked frames thin; light ink that stood on a marked background takes
-    that background's colour instead, so a light title on a dark back stays readable on white paper."""
+    that background's colour instead, so a light title on a dark back stays readable on white paper.
+
+    Light ink on a shape the style keeps (a fleet's band) still stands on that shape, so it stays as it is.
+    """
     ground = next((e.get("fill") for e in elements if e.get("ink") == "background" and e.get("fill") != "none"),
                   None)
     out = []
+    kept_shapes: list[Element] = []  # filled shapes drawn so far that keep their colour
     for element in elements:
+        if element.get("ink") is None and element.type in ("rect", "circle") \
+                and element.get("fill") not in (None, "none") and not element.get("bleed"):
+            kept_shapes.append(element)
         props = dict(element.props)
         role = element.get("ink")
         if role == "background":
@@ -70,7 +78,9 @@ def _ink_saving(elements: tuple[Element, ...]) -> tuple[Element, ...]:
             if props.get("fill", "none") != "none":
                 props["fill"] = INK_SAVER_PAPER
             props["stroke_width"] = min(float(props.get("stroke_width", INK_SAVER_FRAME)), INK_SAVER_FRAME)
-        elif ground is not None and _light(ground) < LIGHT:  # a dark ground goes white: light ink must darken
+        elif ground is not None and _light(ground) < LIGHT \
+                and not any(_covers(shape, element, width, height) for shape in kept_shapes):
+            # a dark ground goes white: light ink on it must darken
             for key in ("colour", "stroke", "fill"):
                 value = props.get(key)
                 if isinstance(value, str) and value != "none" and _light(value) >= LIGHT:
@@ -78,6 +88,17 @@ def _ink_saving(elements: tuple[Element, ...]) -> tuple[Element, ...]:
         out.append(element if props == dict(element.props) else
                    Element(element.type, element.name, tuple(sorted(props.items()))))
     return tuple(out)
+
+
+def _covers(shape: Element, element: Element, width: float, height: float) -> bool:
+    """Whether `shape` (a rect or circle, mm from the top left) lies under the point `element` is placed at."""
+    x, y = element.get("x"), element.get("y")
+    if shape.type == "circle":
+        return bool(math.hypot(x - shape.get("x"), y - shape.get("y")) <= shape.get("r"))
+    left, top = shape.get("x"), shape.get("y")
+    w = shape.get("w") if shape.get("w") is not None else width - 2 * left
+    h = shape.get("h") if shape.get("h") is not None else height - 2 * top
+    return bool(left <= x <= left + w and top <= y <= top + h)
 
 
 def _light(hex_colour: str) -> float:

@@ -25,7 +25,7 @@ from generator.checks import Check
 from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
-from generator.render.draw import ASCENT
+from generator.render.draw import ASCENT, pip_centres
 from generator.render.glyphs import text_width
 from generator.render.icons import icon_operators
 from generator.render.layout import Element, Face, Layout, back_layout
@@ -234,18 +234,8 @@ def _icon_shape(name: str, x: float, y: float, size: float, rotate: float) -> Sh
 
 
 def _pip_shapes(element: Element) -> Iterator[Shape]:
-    """The same grid `draw._pips` lays out."""
-    count = int(element.get("count"))
-    if count <= 0:
-        return
-    columns = int(element.get("columns")) or max(1, round(count ** 0.5 + 0.01))
-    rows = -(-count // columns)
-    x0, y0, w, h = element.get("x"), element.get("y"), element.get("w"), element.get("h")
-    for index in range(count):
-        row, col = divmod(index, columns)
-        in_row = min(columns, count - row * columns)
-        cx = x0 + w * (col + 0.5 + (columns - in_row) / 2) / columns
-        cy = y0 + h * (row + 0.5) / rows
+    """Each pip where `draw` puts it (`pip_centres`), so preflight measures what is printed."""
+    for cx, cy in pip_centres(element):
         yield _icon_shape(element.get("icon"), cx, cy, element.get("size"), 0.0)
 
 

@@ -33,6 +33,13 @@ PLACEHOLDERS = {
     "pdf-sides": ("game", "component", "side"),
     "sheets": ("game", "component"),
 }
+# Placeholders a pattern needs so no two files of one preset folder share a name: one of each group.
+_UNIQUE_BY = {
+    "png": (("component",), ("index", "item"), ("side",)),
+    "pdf-deck": (("component",),),
+    "pdf-sides": (("component",), ("side",)),
+    "sheets": (("component",),),
+}
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _SPEC = re.compile(r"^(0\d)?$")  # a placeholder may only be zero-padded: {index:03}
 
@@ -190,7 +197,11 @@ def _pair(rule: Section, key: str, kind: type) -> tuple[Any, Any] | None:
 
 
 def _check_naming(name: str, pattern: str, writes: str, where: Location) -> None:
-    """Only known placeholders, at most zero-padded: a pattern cannot reach attributes or escape its folder."""
+    """Only known placeholders, at most zero-padded, and enough of them that every file gets its own name.
+
+    A pattern cannot reach attributes or escape its folder, and cannot silently
+    write two faces (or two components) to one file.
+    """
     allowed = PLACEHOLDERS[writes]
     try:
         parts = list(string.Formatter().parse(pattern))
@@ -205,6 +216,11 @@ def _check_naming(name: str, pattern: str, writes: str, where: Location) -> None
             raise DataError(f"preset {name!r}: naming placeholder {{{field_name}}} is not allowed for writes "
                             f"{writes} (use {', '.join('{' + a + '}' for a in allowed)}, optionally "
                             "zero-padded like {index:03})", where)
+    used = {field_name for _, field_name, _, _ in parts if field_name}
+    for needed in _UNIQUE_BY[writes]:
+        if not used & set(needed):
+            raise DataError(f"preset {name!r}: naming {pattern!r} needs {' or '.join('{' + n + '}' for n in needed)}, "
+                            "or two files of the folder get the same name and one is lost", where)
 
 
 @functools.lru_cache(maxsize=1)

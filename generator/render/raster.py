@@ -117,8 +117,9 @@ def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = 
     return buffer.getvalue()
 
 
-def _scale(dpi: int) -> float:
-    # pdfium sizes bitmaps with ceil(points * scale); stay a hair under so whole-pixel pages stay whole.
+def pixel_scale(dpi: int) -> float:
+    """pdfium's render scale for `dpi`, a hair under: it sizes bitmaps with ceil(points * scale), so whole-pixel
+    pages (a service's exact 825 x 1125 px) stay whole."""
     return dpi / 72.0 * (1 - 1e-6)
 
 
@@ -174,7 +175,7 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     missing = [i for i, image in enumerate(images) if image is None]
     if missing:
         pdf = faces_pdf([faces[i] for i in missing], bleed, dpi)
-        for i, image in zip(missing, workers.map_pages(pdf, _scale(dpi), len(missing))):
+        for i, image in zip(missing, workers.map_pages(pdf, pixel_scale(dpi), len(missing))):
             images[i] = image
             if cache is not None:
                 cache.store_face(keys[i], image)
@@ -285,13 +286,15 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
     pieces: list[tuple[str, int, str, str]] = []
     for item in items:
         front = f"{component.id}-{item.id}.png"
-        shots.append((front, renderer.face(game, component, item, "front")))
+        front_face = renderer.face(game, component, item, "front")
+        shots.append((front, front_face))
         back = ""
-        if has_back:
+        back_face = renderer.face(game, component, item, "back") if has_back else None
+        if back_face is not None and back_face != front_face:  # an equal back is the same image: TTS shows it twice
             back = f"{component.id}-{item.id}-back.png"
-            shots.append((back, renderer.face(game, component, item, "back")))
+            shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
-    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), _scale(DPI), len(shots))
+    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), pixel_scale(DPI), len(shots))
     out: list[OutputFile] = []
     for (name, _), drawn in zip(shots, images):
         image = drawn

@@ -51,6 +51,7 @@ class Geometry:
     reach: float  # mm beyond the face's own trim that its background must be drawn, so no page edge shows paper
 
     def trim_box(self) -> tuple[float, float, float, float]:
+        """The service's trim centred on the page (points): the TrimBox the shop cuts along."""
         x0 = (self.page_w - pt(self.trim_w)) / 2
         y0 = (self.page_h - pt(self.trim_h)) / 2
         return x0, y0, x0 + pt(self.trim_w), y0 + pt(self.trim_h)
@@ -173,7 +174,7 @@ _Written = tuple[list[OutputFile], list[dict[str, Any]]]
 
 
 def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Preset, workers: Workers) -> _Written:
-    from generator.render.raster import _scale, with_dpi
+    from generator.render.raster import pixel_scale, with_dpi
 
     geo = geometry(preset, component)
     cards = designs(renderer, game, component)
@@ -195,7 +196,7 @@ def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Prese
     entries.sort(key=lambda entry: entry[0])  # the order the service's uploader lists them
     faces = [entry[4] for entry in entries]
     pdf = pages_pdf(faces, range(len(faces)), geo, f"{game.title}: {component.plural}")
-    images = workers.map_pages(pdf, _scale(preset.dpi), len(faces))
+    images = workers.map_pages(pdf, pixel_scale(preset.dpi), len(faces))
     files = [OutputFile(name, FileKind.PRESET, with_dpi(image, preset.dpi), component.id, f"{item} {side}")
              for (name, item, side, _, _), image in zip(entries, images)]
     rows = [{"file": name, "item": item, "side": side, "copies": copies} for name, item, side, copies, _ in entries]
@@ -219,12 +220,15 @@ def _pdf_deck(renderer: FaceRenderer, game: Game, component: Component, preset: 
                 slots[(number, side)] = index[face]
     order: list[int] = []
     rows: list[dict[str, Any]] = []
+    every = preset.copies == "every"
     for number, card in enumerate(cards):
-        for _copy in range(card.copies if preset.copies == "every" else 1):
+        for copy in range(1, (card.copies if every else 1) + 1):
             for side in preset.page_order:
                 if (number, side) in slots:
                     order.append(slots[(number, side)])
-                    rows.append({"page": len(order), "item": card.item, "side": side, "copies": card.copies})
+                    # A page of an every-copy deck is printed once: copies 1, so the column still sums to the deck.
+                    copy_of = {"copy": f"{copy} of {card.copies}", "copies": 1} if every else {"copies": card.copies}
+                    rows.append({"page": len(order), "item": card.item, "side": side, **copy_of})
     name = preset.file_name("pdf", game=game.id, component=component.id)
     title = f"{game.title}: {component.plural}"
     pdf = _finish(pages_pdf(faces, order, geo, title), preset, title)

@@ -9,7 +9,8 @@ N * 100 + slot on that sheet, so a design with 9 copies appears 9 times (All
 Hands' crew arrives as 90 cards from 27 designs). A component of one card is a
 single `CardCustom`. Tiles become `Custom_Tile` objects (front on top, back
 below), tokens `Custom_Token` objects (TTS cuts them out along the image's
-transparency), one object per physical copy.
+transparency; one image shows on both faces, so a token whose back differs
+from its front is a round `Custom_Tile`), one object per physical copy.
 
 Image references are `base + name`: with `--tts-url BASE` the build passes
 `BASE/<game>/tts/`, by default the file:// URI of output/<game>/tts/, so the
@@ -42,10 +43,12 @@ class SheetSlots:
 
 
 def url(base: str, name: str) -> str:
+    """`name` under `base` with exactly one slash between (a base given with or without one works the same)."""
     return f"{base.rstrip('/')}/{name}" if base else name
 
 
 def _transform(x: float = 0.0, z: float = 0.0, face_down: bool = True) -> dict[str, float]:
+    """Where TTS puts the object: a deck arrives face down (flipped on Z), as it is dealt; pieces face up."""
     return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0 if face_down else 0.0,
             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
@@ -77,7 +80,9 @@ def piece_objects(title: str, kind: str, shape: str, pieces: Sequence[tuple[str,
                   base: str, size_mm: tuple[float, float]) -> dict[str, Any]:
     """Tiles or tokens: one Custom_Tile / Custom_Token per physical copy, laid out in rows.
 
-    `pieces` are (item id, copies, front image, back image or "").
+    `pieces` are (item id, copies, front image, back image or ""). A Custom_Token
+    shows one image on both faces, so a token with a back of its own becomes a
+    round Custom_Tile, which has a second image.
     """
     states: list[dict[str, Any]] = []
     scale = max(size_mm) / 25.4  # TTS units are about an inch
@@ -88,9 +93,9 @@ def piece_objects(title: str, kind: str, shape: str, pieces: Sequence[tuple[str,
             where.update(scaleX=scale, scaleZ=scale)
             image: dict[str, Any] = {"ImageURL": url(base, front), "ImageSecondaryURL": url(base, back) if back else "",
                                      "ImageScalar": 1.0, "WidthScale": 0.0}
-            if kind == "tile":
-                image["CustomTile"] = {"Type": TILE_TYPE.get(shape, 3), "Thickness": THICKNESS, "Stackable": False,
-                                       "Stretch": True}
+            if kind == "tile" or back:  # a TTS token has one image: a token with its own back is a (round) tile
+                image["CustomTile"] = {"Type": TILE_TYPE.get(shape, 3), "Thickness": THICKNESS,
+                                       "Stackable": kind == "token", "Stretch": True}
                 name = "Custom_Tile"
             else:
                 image["CustomToken"] = {"Thickness": THICKNESS, "MergeDistancePixels": 15.0, "StandUp": False,
@@ -105,6 +110,7 @@ def _saved(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_bytes(saved: dict[str, Any]) -> bytes:
+    """The saved object as TTS reads it; sorted keys so the same build writes the same bytes."""
     return (json.dumps(saved, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
 
 

@@ -113,11 +113,11 @@ def main() -> None:
     print(f"bare ReportLab per face:     {bare_t / n * 1000:.2f} ms")
     print(f"layout pipeline per face:    {ours_t / n * 1000:.2f} ms  ({ours_t / bare_t:.2f}x the bare script; target < 3x)")
 
-    from generator.render.raster import _render_pages, _scale, faces_pdf
+    from generator.render.raster import _render_pages, faces_pdf, pixel_scale
 
     faces = [renderer.face(game, component, item, "front") for item in items]
     pdf = faces_pdf(faces, 3.0)
-    raster_t = measure(lambda: _render_pages(pdf, _scale(300), list(range(n))), max(1, args.repeat // 2))
+    raster_t = measure(lambda: _render_pages(pdf, pixel_scale(300), list(range(n))), max(1, args.repeat // 2))
     draw_t = measure(lambda: faces_pdf(faces, 3.0), args.repeat)
     print(f"png export per face:         {(raster_t + draw_t) / n * 1000:.1f} ms per core "
           f"(drawing {draw_t / n * 1000:.1f} + rasterize/encode {raster_t / n * 1000:.1f}; target < 30)")

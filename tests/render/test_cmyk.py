@@ -22,14 +22,19 @@ RGB_OPERATORS = {"rg", "RG"}
 CMYK_OPERATORS = {"k", "K"}
 
 
-@pytest.fixture(scope="module")
-def dtc_pirates() -> dict[str, bytes]:
+def export_dtc_pirates() -> dict[str, bytes]:
+    """All Hands' crew as the DriveThruCards preset writes it, from a fresh project handle."""
     project = Project.at(REPO)
     game = load_game(project, "all-hands-on-deck")
     with Workers(1) as workers:
         files = export_preset(renderer(project), game, game.component("pirate"), registry()["drivethrucards"],
                               workers)
     return {f.name: f.data for f in files}
+
+
+@pytest.fixture(scope="module")
+def dtc_pirates() -> dict[str, bytes]:
+    return export_dtc_pirates()
 
 
 def streams(document: pikepdf.Pdf):
@@ -132,6 +137,10 @@ def test_pages_go_back_front_for_every_copy(dtc_pirates, project) -> None:
     fronts = [row["item"] for row in table if row["side"] == "front"]
     assert {item.id: fronts.count(item.id) for item in game.component("pirate").items} == \
         {item.id: item.count for item in game.component("pirate").items}
+    assert sum(int(row["copies"]) for row in table if row["side"] == "front") == 90  # each page printed once
+    cook = game.component("pirate").items[0]
+    assert [row["copy"] for row in table if row["item"] == cook.id and row["side"] == "front"] == \
+        [f"{n} of {cook.count}" for n in range(1, cook.count + 1)]
 
     def drawn(page) -> str:
         return next(str(ops[0]) for ops, op in pikepdf.parse_content_stream(page) if str(op) == "Do")
@@ -190,12 +199,7 @@ def test_an_image_with_transparency_is_refused_in_one_line() -> None:
 
 
 def test_conversion_is_deterministic(dtc_pirates) -> None:
-    project = Project.at(REPO)
-    game = load_game(project, "all-hands-on-deck")
-    with Workers(1) as workers:
-        again = export_preset(renderer(project), game, game.component("pirate"), registry()["drivethrucards"],
-                              workers)
-    assert {f.name: f.data for f in again} == dtc_pirates
+    assert export_dtc_pirates() == dtc_pirates
 
 
 def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monkeypatch, capsys) -> None:

@@ -130,3 +130,25 @@ def test_style_file_names() -> None:
     assert FaceStyle(guides=True).name("x-a4.pdf") == "x-a4-guides.pdf"
     assert FaceStyle(ink_saver=True).name("p/x-1.png") == "p/x-1-inksaver.png"
     assert FaceStyle().name("x.pdf") == "x.pdf"
+
+
+def test_ink_saver_keeps_light_ink_that_stands_on_a_kept_band() -> None:
+    """A burning ship's white fleet icon sits on the fleet's band, which stays: it must stay white, not turn
+    the amber of the (removed) background and vanish into an orange band."""
+    from generator.render.facestyle import FaceStyle
+    from generator.render.layout import Element, Face
+
+    def element(kind: str, name: str, **props) -> Element:
+        return Element(kind, name, tuple(sorted(props.items())))
+
+    face = Face(34.0, 34.0, "rect", 1.0, (
+        element("rect", "background", bleed=True, fill="#e39b00", ink="background"),
+        element("rect", "band", x=0.0, y=0.0, w=34.0, h=10.5, fill="#d35f00"),
+        element("icon", "on-band", icon="anchor", x=17.0, y=6.3, size=5.6, colour="#ffffff"),
+        element("text", "off-band", text="ON FIRE", x=17.0, y=30.0, colour="#ffffff"),
+    ))
+    saved = {e.name: e for e in FaceStyle(ink_saver=True).apply(face, None).elements}  # type: ignore[arg-type]
+    assert saved["background"].get("fill") == "#ffffff"
+    assert saved["band"].get("fill") == "#d35f00"
+    assert saved["on-band"].get("colour") == "#ffffff"  # still on the orange band
+    assert saved["off-band"].get("colour") == "#e39b00"  # was on the amber ground, now on white paper

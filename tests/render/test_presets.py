@@ -153,18 +153,24 @@ def test_a_new_service_is_one_yaml_entry(real, all_hands) -> None:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (("writes: png", "writes: jpeg"), "presets.yaml:26: preset 'tgc' 'writes' must be one of png"),
+    (("writes: png", "writes: jpeg"), "presets.yaml:28: preset 'tgc' 'writes' must be one of png"),
     (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{item.__class__}\""),
-     "presets.yaml:35: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+     "presets.yaml:37: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
     (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"../{item}\""),
-     "presets.yaml:35: preset 'tgc': naming '../{item}' must be a plain file name"),
+     "presets.yaml:37: preset 'tgc': naming '../{item}' must be a plain file name"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}-{index:03}\""),
+     "presets.yaml:37: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{index:03}-{item}{side}\""),
+     "presets.yaml:37: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
+    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}{side}\""),
+     "presets.yaml:37: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
     (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
-     "presets.yaml:34: unknown key 'colour_space' in preset 'tgc'"),
+     "presets.yaml:36: unknown key 'colour_space' in preset 'tgc'"),
     (("colour: rgb\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825",
       "colour: cmyk\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825"),
-     "presets.yaml:28: preset 'tgc': colour cmyk needs a PDF"),
+     "presets.yaml:30: preset 'tgc': colour cmyk needs a PDF"),
     (("poker: {trim_mm: [63.5, 88.9], px: [825, 1125]}", "poker: {trim_mm: [63.5, 88.9], px: [825.5, 1125]}"),
-     "presets.yaml:31: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+     "presets.yaml:33: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
 ])
 def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) -> None:
     old, new = change
@@ -188,12 +194,62 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys) -> None:
+@pytest.mark.parametrize("named", [["--preset", "tgc"], ["--preset", "tgc", "--preset", "tgc"]])
+def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys, named) -> None:
     monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+                           "--only", "loon", "--paper", "a4", "--no-gallery", *named)
     assert code == 0, err
     notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
     assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
                      "(kinds: card))"]
     assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
+
+
+def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
+    """Ships have a burning side per fleet: page N of the backs file is the back of page N of the fronts."""
+    fire = load_game(real, "pirates-under-fire")
+    ships = fire.component("ship")
+    files = export(real, fire, "ship", registry()["printplaygames"])
+    fronts = PdfReader(io.BytesIO(files["pirates-under-fire-ship-fronts.pdf"]))
+    backs = PdfReader(io.BytesIO(files["pirates-under-fire-ship-backs.pdf"]))
+    assert len(fronts.pages) == len(backs.pages) == len(ships.items)
+    table = rows(files["ship-manifest.csv"])
+    front_items = [r["item"] for r in table if r["side"] == "front"]
+    assert front_items == [r["item"] for r in table if r["side"] == "back"] == [item.id for item in ships.items]
+    assert [r["page"] for r in table if r["side"] == "back"] == [str(n) for n in range(1, len(ships.items) + 1)]
+    assert sum(int(r["copies"]) for r in table if r["side"] == "front") == sum(item.count for item in ships.items)
+
+
+def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) -> None:
+    from dataclasses import replace
+
+    from generator.render.service import geometry
+    from generator.render.units import pt
+
+    pirate = all_hands.component("pirate")
+    pad = registry()["drivethrucards"]
+    scaled = replace(pad, fit="scale")
+    face_w, face_h = pirate.size.width, pirate.size.height
+    for preset in (pad, scaled):
+        geo = geometry(preset, pirate)
+        assert (geo.trim_w, geo.trim_h) == (63.5, 88.9)
+        assert abs(geo.page_w - pt(63.5 + 2 * preset.bleed_mm)) < 1e-6
+        # the face drawn with its reach covers the whole page: no paper shows at the page edge
+        assert (face_w + 2 * geo.reach) * geo.scale >= geo.page_w / pt(1)
+        assert (face_h + 2 * geo.reach) * geo.scale >= geo.page_h / pt(1)
+    assert geometry(pad, pirate).scale == 1.0
+    big = geometry(scaled, pirate).scale
+    assert face_w * big >= 63.5 - 1e-9 and face_h * big >= 88.9 - 1e-9  # the face itself covers the trim
+    assert min(face_w * big - 63.5, face_h * big - 88.9) < 1e-9  # and no more than it must
+
+
+def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
+    """The styles are for checking and home printing: a preset's exporter receives the preset and nothing else."""
+    from generator.render.build import BuildOptions
+    from generator.render.exporters import preset_exporter
+    from generator.render.service import PresetSettings
+
+    tgc = registry()["tgc"]
+    styled = BuildOptions(guides=True, ink_saver=True, colour="cmyk", presets=("tgc",))
+    assert preset_exporter(tgc).settings_for(styled) == PresetSettings(preset=tgc)

@@ -121,3 +121,33 @@ def test_tts_url_sets_the_image_base_and_the_default_is_a_file_uri(fresh_project
     assert code == 0, err
     deck = json.loads(saved.read_text())["ObjectStates"][0]["CustomDeck"]["1"]
     assert deck["FaceURL"] == (fresh_project.output_dir.resolve() / "counterattack" / "tts" / "port-sheet-1.png").as_uri()
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--tts-url", "https://example.org/pnp/"], "--tts-url 'https://example.org/pnp/' needs --tts"),
+    (["--tts", "--tts-url", "example.org/pnp"], "--tts-url 'example.org/pnp' must be an http(s):// or file:// URL"),
+])
+def test_a_tts_url_that_cannot_work_is_refused_in_one_line(fresh_project, capsys, flags, message) -> None:
+    from tests.helpers import run_pnp
+
+    code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--only", "port", "--no-gallery",
+                           *flags)
+    assert code == 2 and message in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (fresh_project.output_dir / "counterattack").exists()
+
+
+def test_a_token_shows_its_own_back_as_a_round_tile_and_an_equal_back_is_not_repeated(real) -> None:
+    from generator.render.tts import TILE_TYPE, piece_objects
+
+    saved = piece_objects("Coins", "token", "circle", [("coin", 2, "coin.png", "coin-back.png"),
+                                                       ("star", 1, "star.png", "")], "", (20.0, 20.0))
+    coin, _, star = saved["ObjectStates"]
+    assert coin["Name"] == "Custom_Tile" and coin["CustomImage"]["CustomTile"]["Type"] == TILE_TYPE["circle"]
+    assert coin["CustomImage"]["ImageSecondaryURL"] == "coin-back.png"
+    assert star["Name"] == "Custom_Token" and star["CustomImage"]["ImageSecondaryURL"] == ""
+    game = load_game(real, "pirate-tricks")  # a loon's back is drawn like its front: one image, a token
+    files = tts_files(real, game, "loon")
+    assert not [name for name in files if name.endswith("-back.png")]
+    states = json.loads(files["loon-saved-object.json"])["ObjectStates"]
+    assert {s["Name"] for s in states} == {"Custom_Token"}
