@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA = 2  # 2: start positions (`by_position`); the rest as in 1
+SCHEMA = 3  # 3: `balance` (points by source, choices, ties, warnings); 2: start positions (`by_position`)
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,76 @@ class Solo:
 
 
 @dataclass(frozen=True)
+class SourceRow:
+    """One source of points: mean points per seat per game and its share of all points gained.
+
+    `ci95` is a delta-method interval of the ratio (source points / points gained over games);
+    a penalty's share is negative (the points it takes away, against the points gained)."""
+
+    source: str
+    mean: float
+    share: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "mean": self.mean, "share": self.share, "ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SourceRow:
+        low, high = data["ci95"]
+        return cls(str(data["source"]), float(data["mean"]), float(data["share"]), (float(low), float(high)))
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """An optional thing (a mercenary, a combination): how often a seat takes it, and how takers fare.
+
+    Trials are seat-games; seats of one game are not independent, so intervals are indicative."""
+
+    choice: str
+    taken: Rate  # seat-games in which the seat took it
+    takers: Rate  # win rate of seats that took it
+    others: Rate  # win rate of seats that did not
+    edge: float  # takers' win rate minus the mean win rate of a seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"choice": self.choice, "taken": self.taken.to_json(), "takers": self.takers.to_json(),
+                "others": self.others.to_json(), "edge": self.edge}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChoiceRow:
+        return cls(str(data["choice"]), Rate.from_json(data["taken"]), Rate.from_json(data["takers"]),
+                   Rate.from_json(data["others"]), float(data["edge"]))
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What a designer acts on: sources, choices, ties, and warning lines past the set limits."""
+
+    fair: float  # mean win rate of a seat (1/players, a little more with shared victories)
+    sources: tuple[SourceRow, ...]
+    choices: tuple[ChoiceRow, ...]
+    ties: Rate  # games whose top score was tied
+    tie_breaks: Mapping[str, int]  # how tied games ended: the tie-break that settled them, or "shared"
+    max_share: float
+    max_edge: float
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fair": self.fair, "sources": [r.to_json() for r in self.sources],
+                "choices": [r.to_json() for r in self.choices], "ties": self.ties.to_json(),
+                "tie_breaks": dict(self.tie_breaks), "max_share": self.max_share, "max_edge": self.max_edge,
+                "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Balance:
+        return cls(float(data["fair"]), tuple(SourceRow.from_json(r) for r in data["sources"]),
+                   tuple(ChoiceRow.from_json(r) for r in data["choices"]), Rate.from_json(data["ties"]),
+                   {str(k): int(v) for k, v in data["tie_breaks"].items()}, float(data["max_share"]),
+                   float(data["max_edge"]), tuple(str(w) for w in data["warnings"]))
+
+
+@dataclass(frozen=True)
 class Summary:
     """A whole run. `length`, `groups` and `cards` keep the order the simulator gave them."""
 
@@ -178,6 +248,7 @@ class Summary:
     groups: Mapping[str, Mapping[str, Moments]]  # e.g. points by source
     cards: Mapping[str, Mapping[str, float]]  # card -> metric -> mean per game
     solo: Solo | None = None
+    balance: Balance | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -202,6 +273,8 @@ class Summary:
         }
         if self.solo is not None:
             data["solo"] = self.solo.to_json()
+        if self.balance is not None:
+            data["balance"] = self.balance.to_json()
         return data
 
     @classmethod
@@ -222,6 +295,7 @@ class Summary:
             groups={g: {k: Moments.from_json(m) for k, m in e.items()} for g, e in data["groups"].items()},
             cards={card: {m: float(v) for m, v in values.items()} for card, values in data["cards"].items()},
             solo=Solo.from_json(data["solo"]) if "solo" in data else None,
+            balance=Balance.from_json(data["balance"]) if "balance" in data else None,
         )
 
     @property

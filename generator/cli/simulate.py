@@ -21,7 +21,7 @@ from generator.cli.table import format_table
 from generator.errors import UsageError
 from generator.project import atomic_writer, refuse_unless_plain
 from generator.render.report import format_num, format_pct
-from generator.simulation import Histogram, Moments, Rate, Summary
+from generator.simulation import Balance, Histogram, Moments, Rate, Summary
 
 
 @click.command("simulate")
@@ -39,11 +39,15 @@ from generator.simulation import Histogram, Moments, Rate, Summary
               help="Also write a PDF report with charts here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game (deal and actions) as JSON lines, replayable by `pnp check`.")
+@click.option("--max-share", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+              help="Warn when one source earns more than this share of all points.")
+@click.option("--max-edge", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="Warn when a choice's takers win this much more often than a seat does on average.")
 @quiet_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
-                     report_path: Path | None, log_path: Path | None) -> None:
+                     report_path: Path | None, log_path: Path | None, max_share: float, max_edge: float) -> None:
     """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.
 
     Win rates are given by seat and by start position (1 = the player who opened the game).
@@ -68,7 +72,8 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     prime(spec.source, rules, dict(engine.bots))
     with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
         aggregate = simulate(spec, jobs, advance, sink)
-    summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check)
+    summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check,
+                        max_share=max_share, max_edge=max_edge)
     if report_path is not None:
         from generator.project import write_atomic
         from generator.render.report import build_report
@@ -181,4 +186,24 @@ def format_summary(s: Summary) -> str:
         rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
         out.append("")
         out.append(format_table(["card (mean per game)", *metrics], rows))
+    if s.balance is not None:
+        out.append("")
+        out.append(format_balance(s.balance))
+    return "\n".join(out)
+
+
+def format_balance(b: Balance) -> str:
+    """Sources by share, choices by takers' edge, ties, then one warning line per limit passed."""
+    out = [format_table(["source", "points/seat", "share", "95% CI"],
+                        [[r.source, format_num(r.mean), format_pct(r.share),
+                          f"{format_pct(r.ci95[0])}-{format_pct(r.ci95[1])}"] for r in b.sources]),
+           "  (share of all points gained; penalties show as negative shares)", ""]
+    rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers), format_pct(r.others.rate),
+             f"{100 * r.edge:+.1f}"] for r in b.choices]
+    out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
+    out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
+    breaks = ", ".join(f"{name} {count}" for name, count in b.tie_breaks.items()) or "none"
+    out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {_ci(b.ties)}); "
+               f"settled by: {breaks}")
+    out.extend(f"WARNING: {line}" for line in b.warnings)
     return "\n".join(out)

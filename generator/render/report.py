@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
-from generator.simulation import Histogram, Moments, Rate, Summary
+from generator.simulation import Balance, Histogram, Moments, Rate, Summary
 
 PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
                                           "#8d6e63", "#00838f")]
@@ -82,8 +82,8 @@ def _interval(rate: Rate) -> str:
     return f"{format_pct(rate.ci95[0])} to {format_pct(rate.ci95[1])}"
 
 
-def win_chart(entries: Sequence[Rate], labels: Sequence[str]) -> Drawing:
-    """Horizontal bars of win rates with their 95% Wilson intervals as whiskers."""
+def win_chart(entries: Sequence[Rate], labels: Sequence[str], mark: float | None = None) -> Drawing:
+    """Horizontal bars of win rates with their 95% Wilson intervals as whiskers; `mark` draws a limit line."""
     height = 30 + 22 * len(entries)
     drawing = Drawing(WIDTH, height)
     chart = HorizontalBarChart()
@@ -109,6 +109,10 @@ def win_chart(entries: Sequence[Rate], labels: Sequence[str]) -> Drawing:
         drawing.add(Line(x0, y, x1, y, strokeColor=PALETTE[1], strokeWidth=1.4))
         for x in (x0, x1):
             drawing.add(Line(x, y - 4, x, y + 4, strokeColor=PALETTE[1], strokeWidth=1.4))
+    if mark is not None:
+        x = chart.x + chart.width * mark
+        drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=PALETTE[2], strokeWidth=1,
+                         strokeDashArray=[3, 2]))
     return drawing
 
 
@@ -268,6 +272,9 @@ def build_report(summary: Summary) -> bytes:
         rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
         story.append(_table(["card", *metrics], rows))
 
+    if s.balance is not None:
+        story.extend(balance_story(s.balance, st))
+
     story.append(Spacer(1, 8))
     story.append(Paragraph(
         "Intervals are 95% Wilson score intervals. A shared victory counts as a win for every winner. "
@@ -279,6 +286,42 @@ def build_report(summary: Summary) -> bytes:
                             author="Pirate Press", creator="pnp simulate", subject="", keywords="")
     doc.build(story)
     return buffer.getvalue()
+
+
+def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
+    """Warnings first (what to act on), then sources by share, choices by takers' win rate, ties."""
+    story: list[Any] = [Paragraph("Balance", st["h2"])]
+    for line in b.warnings:
+        story.append(Paragraph(f"<b>Warning:</b> {_esc(line)}", st["body"]))
+    if not b.warnings:
+        story.append(Paragraph(f"No source above {format_pct(b.max_share)} of the points, no choice whose takers "
+                               f"win more than {100 * b.max_edge:.0f} points above a seat's mean.", st["body"]))
+    rows = [[r.source, format_num(r.mean), format_pct(r.share), f"{format_pct(r.ci95[0])} to {format_pct(r.ci95[1])}"]
+            for r in b.sources]
+    gained = [r for r in b.sources if r.share > 0]
+    story.append(KeepTogether([
+        Paragraph("Points by source: share of all points gained", st["h2"]),
+        _table(["source", "points per seat", "share", "95% interval"], rows),
+        win_chart([Rate(0, 0, r.share, r.ci95) for r in gained], [r.source for r in gained],
+                  mark=b.max_share),
+        Paragraph(f"The red line marks the warning limit ({format_pct(b.max_share)}). Intervals are delta-method "
+                  "intervals of the ratio over games; penalties appear as negative shares in the table.", st["note"]),
+    ]))
+    if b.choices:
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _interval(r.takers),
+                 format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
+        story.append(KeepTogether([
+            Paragraph("Choices: how often taken, how often takers win", st["h2"]),
+            _table(["choice", "taken", "takers win", "95% interval", "others win", "edge"], rows),
+            win_chart([r.takers for r in b.choices], [f"{r.choice} takers" for r in b.choices],
+                      mark=b.fair + b.max_edge),
+            Paragraph(f"A seat wins {format_pct(b.fair)} of its games on average; the red line marks that plus the "
+                      f"warning margin ({100 * b.max_edge:.0f} points). Seat-games are the trials.", st["note"]),
+        ]))
+    breaks = ", ".join(f"{_esc(name)}: {count}" for name, count in b.tie_breaks.items()) or "none"
+    story.append(Paragraph(f"Ties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} "
+                           f"({_interval(b.ties)}); settled by {breaks}.", st["body"]))
+    return story
 
 
 def _esc(text: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
 from generator.engine.replay import GameRecord, for_people, result_dict
 from generator.engine.simulate.aggregate import Aggregate
+from generator.engine.simulate.balance import BalanceTally, load_hook
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
 from generator.workers import process_pool
@@ -130,6 +131,9 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
     rules, builtin = engine_for(spec.source)
     classes = [resolve_bot(b, builtin) for b in spec.bots]
     aggregate = Aggregate(spec.players)
+    hook = load_hook(spec.source.engine)
+    if hook is not None:
+        aggregate.balance = BalanceTally(spec.players)
     lines: list[str] = []
     game_id = spec.source.game_id
     for index in range(start, stop):
@@ -143,6 +147,8 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
             state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots)
         result = state.result()
         aggregate.add_game(result.scores, result.winners, count, state.stats(), state.opener())
+        if hook is not None and aggregate.balance is not None:
+            aggregate.balance.add_game(hook(state), result.winners)
         if spec.log:
             record = GameRecord(game=game_id, index=index, players=spec.players, bots=spec.bots, seed=seed,
                                 deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result))
