@@ -249,6 +249,7 @@ class Summary:
     cards: Mapping[str, Mapping[str, float]]  # card -> metric -> mean per game
     solo: Solo | None = None
     balance: Balance | None = None
+    overrides: tuple[str, ...] = ()  # `--set PATH=VALUE` the run's data was changed by
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -275,6 +276,8 @@ class Summary:
             data["solo"] = self.solo.to_json()
         if self.balance is not None:
             data["balance"] = self.balance.to_json()
+        if self.overrides:
+            data["overrides"] = list(self.overrides)
         return data
 
     @classmethod
@@ -296,6 +299,7 @@ class Summary:
             cards={card: {m: float(v) for m, v in values.items()} for card, values in data["cards"].items()},
             solo=Solo.from_json(data["solo"]) if "solo" in data else None,
             balance=Balance.from_json(data["balance"]) if "balance" in data else None,
+            overrides=tuple(str(o) for o in data.get("overrides", ())),
         )
 
     @property

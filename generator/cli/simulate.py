@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.termui import progressbar
@@ -19,9 +20,15 @@ from click.termui import progressbar
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
 from generator.errors import UsageError
+from generator.load.overrides import Override, parse_overrides
 from generator.project import atomic_writer, refuse_unless_plain
 from generator.render.report import format_num, format_pct
 from generator.simulation import Balance, Histogram, Moments, Rate, Summary
+
+if TYPE_CHECKING:
+    from generator.engine.base import Rules
+    from generator.engine.registry import Engine
+    from generator.model import Game
 
 
 @click.command("simulate")
@@ -43,11 +50,14 @@ from generator.simulation import Balance, Histogram, Moments, Rate, Summary
               help="Warn when one source earns more than this share of all points.")
 @click.option("--max-edge", type=click.FloatRange(0, 1), default=0.05, show_default=True,
               help="Warn when a choice's takers win this much more often than a seat does on average.")
+@click.option("--set", "settings", multiple=True, metavar="PATH=VALUE",
+              help="Override a value of the game's data (repeatable), e.g. combinations.full-crew.points=5.")
 @quiet_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
-                     report_path: Path | None, log_path: Path | None, max_share: float, max_edge: float) -> None:
+                     report_path: Path | None, log_path: Path | None, max_share: float, max_edge: float,
+                     settings: tuple[str, ...]) -> None:
     """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.
 
     Win rates are given by seat and by start position (1 = the player who opened the game).
@@ -55,25 +65,24 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     from generator.engine.simulate import EngineSource, SimSpec, record_latest, seat_bots, simulate, summarize
     from generator.engine.simulate.runner import prime
 
-    (game,) = ctx.games([game_id])
     for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
         if target is not None:
             refuse_unless_plain(target)
-    engine = ctx.registry.engine(game_id)
-    rules = engine.rules(game)
+    overrides = parse_overrides(settings)
+    game, engine, rules = load_rules(ctx, game_id, overrides)
     counts = list(rules.player_counts)
     players = counts[0] if players is None else players
     if players not in counts:
         raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
     specs = seat_bots(players, bot, bots, engine.bots)
     jobs = jobs or os.cpu_count() or 1
-    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module), players, specs, seed, games,
+    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module, overrides), players, specs, seed, games,
                    check=check, log=log_path is not None)
     prime(spec.source, rules, dict(engine.bots))
     with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
         aggregate = simulate(spec, jobs, advance, sink)
     summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check,
-                        max_share=max_share, max_edge=max_edge)
+                        max_share=max_share, max_edge=max_edge, overrides=tuple(map(str, overrides)))
     if report_path is not None:
         from generator.project import write_atomic
         from generator.render.report import build_report
@@ -82,8 +91,21 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
         ctx.note(f"wrote {report_path}")
     if log_path is not None:
         ctx.note(f"wrote {games} games to {log_path}")
-    record_latest(ctx.project, summary)
+    if not overrides:  # the gallery shows the game as printed, not a what-if
+        record_latest(ctx.project, summary)
     ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))
+
+
+def load_rules(ctx: Context, game_id: str, overrides: tuple[Override, ...]) -> tuple[Game, Engine, Rules]:
+    """The game (with `--set` overrides applied and checked), its engine and its rules."""
+    from generator.engine.simulate.runner import build_rules
+    from generator.load import load_game
+
+    (game,) = ctx.games([game_id])
+    if overrides:
+        game = load_game(ctx.project, game_id, overrides)
+    engine = ctx.registry.engine(game_id)
+    return game, engine, build_rules(engine.rules, game, overrides)
 
 
 @contextmanager
@@ -144,6 +166,8 @@ def format_summary(s: Summary) -> str:
     """The summary as terminal tables."""
     out = [f"{s.title}: {s.games} games, {s.players} player{'s' if s.players != 1 else ''}, "
            f"seed {s.seed}{', checked' if s.check else ''}"]
+    if s.overrides:
+        out.append(f"data changed by --set {', '.join(s.overrides)}")
     if s.solo is not None:
         out.append(f"solo win rate {format_pct(s.solo.rate.rate)} (95% CI {_ci(s.solo.rate)}), bot {s.bots[0]}")
     out.append("")

@@ -210,6 +210,8 @@ def build_report(summary: Summary) -> bytes:
             f"bots {_esc(', '.join(s.bots))}, seed {s.seed}"
             f"{', rules and invariants checked on every action' if s.check else ''}.", st["body"]),
     ]
+    if s.overrides:
+        story.append(Paragraph(f"Data changed by --set {_esc(', '.join(s.overrides))}.", st["body"]))
     if s.solo is not None:
         story.append(Paragraph(
             f"<b>Solo win rate {format_pct(s.solo.rate.rate)}</b> (95% Wilson interval {_interval(s.solo.rate)}); "

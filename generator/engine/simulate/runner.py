@@ -24,6 +24,9 @@ from generator.engine.simulate.aggregate import Aggregate
 from generator.engine.simulate.balance import BalanceTally, load_hook
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
+from generator.errors import DataError
+from generator.load.overrides import Override, describe
+from generator.model import Game
 from generator.workers import process_pool
 
 CHUNK = 1000  # games per task at most: large enough that process overhead vanishes
@@ -37,6 +40,7 @@ class EngineSource:
     root: str
     game_id: str
     engine: str  # dotted module path of the engine (its registry entry)
+    overrides: tuple[Override, ...] = ()  # `--set PATH=VALUE`, applied to the data as it loads
 
     def build(self) -> tuple[Rules, dict[str, type[Bot]]]:
         from generator.engine.registry import load_engine
@@ -44,8 +48,18 @@ class EngineSource:
         from generator.project import Project
 
         engine = load_engine(self.game_id, self.engine)
-        game = load_game(Project.at(self.root), self.game_id)
-        return engine.rules(game), dict(engine.bots)
+        game = load_game(Project.at(self.root), self.game_id, self.overrides)
+        return build_rules(engine.rules, game, self.overrides), dict(engine.bots)
+
+
+def build_rules(rules: type[Rules], game: Game, overrides: tuple[Override, ...] = ()) -> Rules:
+    """The engine's rules for `game`; a rule the overrides broke names them in its one-line error."""
+    if not overrides:
+        return rules(game)
+    try:
+        return rules(game)
+    except DataError as exc:
+        raise DataError(exc.message + describe(overrides), exc.location) from None
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,8 @@ def _shared_prefixes(keys: Iterable[str]) -> set[str]:
 
 
 def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, ...], seed: int,
-              check: bool, max_share: float = MAX_SHARE, max_edge: float = MAX_EDGE) -> Summary:
+              check: bool, max_share: float = MAX_SHARE, max_edge: float = MAX_EDGE,
+              overrides: tuple[str, ...] = ()) -> Summary:
     """The whole run as a typed summary."""
     aggregate.flush()
     n = aggregate.games
@@ -127,6 +128,7 @@ def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, .
         no_winner=aggregate.no_winner, length=length, progress=tuple(key for key in length if _is_progress(key)),
         groups=groups, cards=cards, solo=solo,
         balance=None if aggregate.balance is None else balance_summary(aggregate.balance, max_share, max_edge),
+        overrides=overrides,
     )
 
 
