@@ -328,3 +328,47 @@ class Summary:
 def _rate_text(rate: Rate) -> str:
     low, high = rate.ci95
     return f"{100 * rate.rate:.1f}% (95% CI {100 * low:.1f}%–{100 * high:.1f}%)"
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """One metric at one grid point: its value, 95% interval, and what it refers to when it picks one
+    (`max-share` names the source with the largest share). `value` is None when nothing was measured."""
+
+    value: float | None
+    ci95: tuple[float, float] | None = None
+    about: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "ci95": list(self.ci95) if self.ci95 else None, "about": self.about}
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    values: tuple[str, ...]  # one per varied path, as typed
+    metrics: Mapping[str, MetricValue]
+
+    def to_json(self, paths: tuple[str, ...]) -> dict[str, Any]:
+        return {"set": dict(zip(paths, self.values, strict=True)),
+                "metrics": {name: m.to_json() for name, m in self.metrics.items()}}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A grid of runs over designed values (`pnp sweep`): every point played with the same seed."""
+
+    game: str
+    title: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    paths: tuple[str, ...]
+    metrics: tuple[str, ...]
+    points: tuple[SweepPoint, ...]
+    fixed: tuple[str, ...] = ()  # `--set` overrides that hold at every point
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "title": self.title, "players": self.players, "bots": list(self.bots),
+                "games": self.games, "seed": self.seed, "vary": list(self.paths), "set": list(self.fixed),
+                "metrics": list(self.metrics), "points": [p.to_json(self.paths) for p in self.points]}

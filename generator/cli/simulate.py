@@ -31,6 +31,11 @@ if TYPE_CHECKING:
     from generator.model import Game
 
 
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Play on a Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes; same results.")
+
+
 @click.command("simulate")
 @click.argument("game_id", metavar="GAME")
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
@@ -52,17 +57,18 @@ if TYPE_CHECKING:
               help="Warn when a choice's takers win this much more often than a seat does on average.")
 @click.option("--set", "settings", multiple=True, metavar="PATH=VALUE",
               help="Override a value of the game's data (repeatable), e.g. combinations.full-crew.points=5.")
+@scheduler_option
 @quiet_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
                      report_path: Path | None, log_path: Path | None, max_share: float, max_edge: float,
-                     settings: tuple[str, ...]) -> None:
+                     settings: tuple[str, ...], scheduler: str | None) -> None:
     """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.
 
     Win rates are given by seat and by start position (1 = the player who opened the game).
     """
-    from generator.engine.simulate import EngineSource, SimSpec, record_latest, seat_bots, simulate, summarize
+    from generator.engine.simulate import EngineSource, SimSpec, record_latest, simulate, summarize
     from generator.engine.simulate.runner import prime
 
     for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
@@ -70,17 +76,13 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
             refuse_unless_plain(target)
     overrides = parse_overrides(settings)
     game, engine, rules = load_rules(ctx, game_id, overrides)
-    counts = list(rules.player_counts)
-    players = counts[0] if players is None else players
-    if players not in counts:
-        raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
-    specs = seat_bots(players, bot, bots, engine.bots)
+    players, specs = seats(rules, engine, game_id, players, bot, bots)
     jobs = jobs or os.cpu_count() or 1
     spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module, overrides), players, specs, seed, games,
                    check=check, log=log_path is not None)
     prime(spec.source, rules, dict(engine.bots))
     with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
-        aggregate = simulate(spec, jobs, advance, sink)
+        aggregate = simulate(spec, jobs, advance, sink, scheduler)
     summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check,
                         max_share=max_share, max_edge=max_edge, overrides=tuple(map(str, overrides)))
     if report_path is not None:
@@ -94,6 +96,18 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     if not overrides:  # the gallery shows the game as printed, not a what-if
         record_latest(ctx.project, summary)
     ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))
+
+
+def seats(rules: Rules, engine: Engine, game_id: str, players: int | None, bot: str | None,
+          bots: str | None) -> tuple[int, tuple[str, ...]]:
+    """The number of players (the fewest allowed by default) and one bot spec per seat."""
+    from generator.engine.simulate import seat_bots
+
+    counts = list(rules.player_counts)
+    players = counts[0] if players is None else players
+    if players not in counts:
+        raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
+    return players, seat_bots(players, bot, bots, engine.bots)
 
 
 def load_rules(ctx: Context, game_id: str, overrides: tuple[Override, ...]) -> tuple[Game, Engine, Rules]:

@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
-from generator.simulation import Balance, Histogram, Moments, Rate, Summary
+from generator.simulation import Balance, Histogram, MetricValue, Moments, Rate, Summary, Sweep
 
 PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
                                           "#8d6e63", "#00838f")]
@@ -324,6 +324,86 @@ def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
     story.append(Paragraph(f"Ties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} "
                            f"({_interval(b.ties)}); settled by {breaks}.", st["body"]))
     return story
+
+
+def interval_chart(values: Sequence[MetricValue], labels: Sequence[str]) -> Drawing:
+    """Horizontal bars with 95% whiskers for any metric: percent axis for rates and shares in 0..1,
+    a plain axis from 0 (or the lowest value) otherwise."""
+    known = [v for v in values if v.value is not None]
+    ends = [x for v in known for x in (v.value, *(v.ci95 or ())) if x is not None]
+    rate = all(0 <= x <= 1 for x in ends)
+    low = 0.0 if rate or not ends else min(0.0, *ends)
+    high = 1.0 if rate or not ends else max(ends) * 1.05 or 1.0
+    height = 30 + 22 * len(values)
+    drawing = Drawing(WIDTH, height)
+    chart = HorizontalBarChart()
+    chart.x, chart.y = 150, 20
+    chart.width, chart.height = WIDTH - 170, height - 30
+    scale = 100 if rate else 1
+    chart.data = [[(v.value or 0) * scale for v in reversed(values)]]
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = low * scale, high * scale
+    chart.valueAxis.labels.fontName = "Sans"
+    if rate:
+        chart.valueAxis.valueStep = 10
+        chart.valueAxis.labelTextFormat = "%d%%"
+    chart.categoryAxis.categoryNames = list(reversed(labels))
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.boxAnchor = "e"
+    chart.bars[0].fillColor = PALETTE[0]
+    chart.bars.strokeColor = None
+    drawing.add(chart)
+    slot = chart.height / max(1, len(values))
+    span = (high - low) or 1.0
+    for i, entry in enumerate(reversed(values)):
+        if entry.ci95 is None or entry.value is None:
+            continue
+        y = chart.y + slot * (i + 0.5)
+        x0, x1 = (chart.x + chart.width * (end - low) / span for end in entry.ci95)
+        drawing.add(Line(x0, y, x1, y, strokeColor=PALETTE[1], strokeWidth=1.4))
+        for x in (x0, x1):
+            drawing.add(Line(x, y - 4, x, y + 4, strokeColor=PALETTE[1], strokeWidth=1.4))
+    return drawing
+
+
+def build_sweep_report(sweep: Sweep) -> bytes:
+    """A sweep as PDF bytes: the grid's table, then one chart per metric across the points."""
+    register_fonts()
+    st = _styles()
+    s = sweep
+    labels = [", ".join(f"{path.rsplit('.', 2)[-2] if path.count('.') else path}={value}"
+                        for path, value in zip(s.paths, p.values, strict=True)) for p in s.points]
+    story: list[Any] = [
+        Paragraph(f"{_esc(s.title)}: sweep", st["title"]),
+        Paragraph(f"{len(s.points)} points of {s.games} games, {s.players} players, bots {_esc(', '.join(s.bots))}, "
+                  f"seed {s.seed} at every point; varied: {_esc(', '.join(s.paths))}"
+                  + (f"; fixed: {_esc(', '.join(s.fixed))}" if s.fixed else "") + ".", st["body"]),
+    ]
+    rows = [[*p.values, *(_metric_text(p.metrics[name]) for name in s.metrics)] for p in s.points]
+    story.append(_table([*(path.rsplit(".", 1)[0].rsplit(".", 1)[-1] if "." in path else path for path in s.paths),
+                         *s.metrics], rows))
+    for name in s.metrics:
+        values = [p.metrics[name] for p in s.points]
+        abouts = [v.about for v in values]
+        story.append(KeepTogether([
+            Paragraph(_esc(name), st["h2"]),
+            interval_chart(values, [f"{label} ({about})" if about else label for label, about in zip(labels, abouts,
+                                                                                                   strict=True)]),
+        ]))
+    story.append(Paragraph("Whiskers are 95% intervals (Wilson for rates, delta-method for shares, normal for means). "
+                           "Every point is played with the same seed.", st["note"]))
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                            bottomMargin=16 * mm, invariant=1, title=f"{s.title}: sweep", author="Pirate Press",
+                            creator="pnp sweep", subject="", keywords="")
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _metric_text(m: MetricValue) -> str:
+    if m.value is None:
+        return "-"
+    text = format_pct(m.value) if m.ci95 and 0 <= m.ci95[0] <= m.ci95[1] <= 1 else format_num(m.value)
+    return f"{text} {m.about}".rstrip()
 
 
 def _esc(text: str) -> str:
