@@ -235,11 +235,12 @@ def format_balance(b: Balance) -> str:
     out = [format_table(["source", "points/seat", "share", "95% CI"],
                         [[r.source, format_num(r.mean), format_pct(r.share),
                           f"{format_pct(r.ci95[0])}-{format_pct(r.ci95[1])}"] for r in b.sources]),
-           "  (share of all points gained; penalties show as negative shares)", ""]
-    rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers), format_pct(r.others.rate),
-             f"{100 * r.edge:+.1f}"] for r in b.choices]
-    out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
-    out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
+           "  (share of all points gained; penalties and payments show as negative shares)", ""]
+    if b.choices:
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers),
+                 format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
+        out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
+        out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
     breaks = ", ".join(f"{name} {count}" for name, count in b.tie_breaks.items()) or "none"
     out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {_ci(b.ties)}); "
                f"settled by: {breaks}")

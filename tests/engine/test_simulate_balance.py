@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.engine.all_hands import stats as all_hands_stats
+from generator.engine.pirate_tricks import stats as pirate_tricks_stats
 from generator.engine.registry import REGISTRY
 from generator.engine.simulate.balance import SHARED, BalanceTally, GameBalance, load_hook
 from generator.engine.simulate.summary import balance_summary, share_interval
@@ -81,8 +82,10 @@ def test_chunks_merge_to_the_same_counts(played: list, cut: int) -> None:
 @pytest.mark.parametrize(("game_id", "hook", "players"), [
     ("all-hands-on-deck", all_hands_stats.balance, 4),
     ("pirates-under-fire", under_fire_stats.balance, 2),
+    ("pirate-tricks", pirate_tricks_stats.balance, 3),
 ])
 def test_sources_add_up_to_each_seats_score(project: Project, game_id: str, hook, players: int) -> None:
+    """Every point a seat scored comes from a named source (Pirate Tricks: beyond the common starting loon)."""
     engine = REGISTRY.engine(game_id)
     rules = engine.rules(load_game(project, game_id))
     assert load_hook(engine.module) is hook
@@ -95,7 +98,8 @@ def test_sources_add_up_to_each_seats_score(project: Project, game_id: str, hook
             state.apply_action(bots[seat].choose(state.observation(seat), state.legal_actions()))
         result = state.result()
         balance = hook(state)
-        assert [sum(points.values()) for points in balance.points] == list(result.scores)
+        start = state.t.start_loon if game_id == "pirate-tricks" else 0
+        assert [start + sum(points.values()) for points in balance.points] == list(result.scores)
         assert (balance.tie is None) == (result.scores.count(max(result.scores)) == 1)
 
 
