@@ -318,6 +318,9 @@ class Summary:
         if self.opener_varies:
             for pos in self.by_position:
                 lines[f"start position {pos.position} wins"] = _rate_text(pos.rate)
+        if self.balance is not None:
+            for number, warning in enumerate(self.balance.warnings, 1):
+                lines[f"balance warning {number}"] = warning
         return lines
 
     def latest_record(self) -> dict[str, Any]:

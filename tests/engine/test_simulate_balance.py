@@ -118,3 +118,13 @@ def test_cli_reports_balance_in_json_and_warns_in_text(tmp_path, capsys: pytest.
                               "--max-share", "0.1")
     assert code == 0
     assert "WARNING: source " in out and "takers win" in out and "ties on points:" in out
+
+
+def test_the_gallery_headline_carries_the_warnings(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import copy_sources
+    project = copy_sources(tmp_path)
+    code, _out, _err = run_pnp(capsys, "-q", "--root", str(project.root), "simulate", "all-hands-on-deck", "-n", "20",
+                               "--max-share", "0.05")
+    saved = json.loads((project.output_dir / "all-hands-on-deck" / "simulation.json").read_text())
+    assert code == 0 and saved["headline"]["balance warning 1"].startswith("source ")
+    assert saved["headline"]["balance warning 1"] == saved["summary"]["balance"]["warnings"][0]
