@@ -170,7 +170,7 @@ def balance_summary(tally: BalanceTally, max_share: float, max_edge: float) -> B
     warnings += [f"choice {row.choice}: takers win {100 * row.takers.rate:.1f}% "
                  f"(95% CI {100 * row.takers.ci95[0]:.1f}-{100 * row.takers.ci95[1]:.1f}%) against "
                  f"{100 * fair:.1f}% for a seat, more than {100 * max_edge:.0f} points above"
-                 for row in choices if row.edge > max_edge and row.taken.wins]
+                 for row in choices if row.edge > max_edge and row.takers.ci95[0] > fair]  # not a fluke of few takers
     return Balance(fair, tuple(sources), tuple(choices), _rate(tied, n), dict(sorted(tally.ties.items())),
                    max_share, max_edge, tuple(warnings))
 
