@@ -337,8 +337,10 @@ def interval_chart(values: Sequence[MetricValue], labels: Sequence[str]) -> Draw
     height = 30 + 22 * len(values)
     drawing = Drawing(WIDTH, height)
     chart = HorizontalBarChart()
-    chart.x, chart.y = 150, 20
-    chart.width, chart.height = WIDTH - 170, height - 30
+    longest = max((len(label) for label in labels), default=0)
+    chart.x, chart.y = min(WIDTH * 0.55, 12 + 3.9 * longest), 20  # room for the labels (Sans 7 pt)
+    chart.width, chart.height = WIDTH - chart.x - 14, height - 30
+    chart.categoryAxis.labels.fontSize = 7
     scale = 100 if rate else 1
     chart.data = [[(v.value or 0) * scale for v in reversed(values)]]
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = low * scale, high * scale
@@ -370,8 +372,8 @@ def build_sweep_report(sweep: Sweep) -> bytes:
     register_fonts()
     st = _styles()
     s = sweep
-    labels = [", ".join(f"{path.rsplit('.', 2)[-2] if path.count('.') else path}={value}"
-                        for path, value in zip(s.paths, p.values, strict=True)) for p in s.points]
+    labels = [", ".join(f"{short_path(path)}={value}" for path, value in zip(s.paths, p.values, strict=True))
+              for p in s.points]
     story: list[Any] = [
         Paragraph(f"{_esc(s.title)}: sweep", st["title"]),
         Paragraph(f"{len(s.points)} points of {s.games} games, {s.players} players, bots {_esc(', '.join(s.bots))}, "
@@ -379,8 +381,7 @@ def build_sweep_report(sweep: Sweep) -> bytes:
                   + (f"; fixed: {_esc(', '.join(s.fixed))}" if s.fixed else "") + ".", st["body"]),
     ]
     rows = [[*p.values, *(_metric_text(p.metrics[name]) for name in s.metrics)] for p in s.points]
-    story.append(_table([*(path.rsplit(".", 1)[0].rsplit(".", 1)[-1] if "." in path else path for path in s.paths),
-                         *s.metrics], rows))
+    story.append(_table([*map(short_path, s.paths), *s.metrics], rows))
     for name in s.metrics:
         values = [p.metrics[name] for p in s.points]
         abouts = [v.about for v in values]
@@ -397,6 +398,11 @@ def build_sweep_report(sweep: Sweep) -> bytes:
                             creator="pnp sweep", subject="", keywords="")
     doc.build(story)
     return buffer.getvalue()
+
+
+def short_path(path: str) -> str:
+    """A --vary path short enough for a chart label: its last two steps (`full-crew.points`, `fireship.cost`)."""
+    return ".".join(path.split(".")[-2:])
 
 
 def _metric_text(m: MetricValue) -> str:
