@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA = 2  # 2: start positions (`by_position`); the rest as in 1
+SCHEMA = 3  # 3: `balance` (points by source, choices, ties, warnings); 2: start positions (`by_position`)
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,76 @@ class Solo:
 
 
 @dataclass(frozen=True)
+class SourceRow:
+    """One source of points: mean points per seat per game and its share of all points gained.
+
+    `ci95` is a delta-method interval of the ratio (source points / points gained over games);
+    a penalty's share is negative (the points it takes away, against the points gained)."""
+
+    source: str
+    mean: float
+    share: float
+    ci95: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "mean": self.mean, "share": self.share, "ci95": list(self.ci95)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SourceRow:
+        low, high = data["ci95"]
+        return cls(str(data["source"]), float(data["mean"]), float(data["share"]), (float(low), float(high)))
+
+
+@dataclass(frozen=True)
+class ChoiceRow:
+    """An optional thing (a mercenary, a combination): how often a seat takes it, and how takers fare.
+
+    Trials are seat-games; seats of one game are not independent, so intervals are indicative."""
+
+    choice: str
+    taken: Rate  # seat-games in which the seat took it
+    takers: Rate  # win rate of seats that took it
+    others: Rate  # win rate of seats that did not
+    edge: float  # takers' win rate minus the mean win rate of a seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"choice": self.choice, "taken": self.taken.to_json(), "takers": self.takers.to_json(),
+                "others": self.others.to_json(), "edge": self.edge}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChoiceRow:
+        return cls(str(data["choice"]), Rate.from_json(data["taken"]), Rate.from_json(data["takers"]),
+                   Rate.from_json(data["others"]), float(data["edge"]))
+
+
+@dataclass(frozen=True)
+class Balance:
+    """What a designer acts on: sources, choices, ties, and warning lines past the set limits."""
+
+    fair: float  # mean win rate of a seat (1/players, a little more with shared victories)
+    sources: tuple[SourceRow, ...]
+    choices: tuple[ChoiceRow, ...]
+    ties: Rate  # games whose top score was tied
+    tie_breaks: Mapping[str, int]  # how tied games ended: the tie-break that settled them, or "shared"
+    max_share: float
+    max_edge: float
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"fair": self.fair, "sources": [r.to_json() for r in self.sources],
+                "choices": [r.to_json() for r in self.choices], "ties": self.ties.to_json(),
+                "tie_breaks": dict(self.tie_breaks), "max_share": self.max_share, "max_edge": self.max_edge,
+                "warnings": list(self.warnings)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Balance:
+        return cls(float(data["fair"]), tuple(SourceRow.from_json(r) for r in data["sources"]),
+                   tuple(ChoiceRow.from_json(r) for r in data["choices"]), Rate.from_json(data["ties"]),
+                   {str(k): int(v) for k, v in data["tie_breaks"].items()}, float(data["max_share"]),
+                   float(data["max_edge"]), tuple(str(w) for w in data["warnings"]))
+
+
+@dataclass(frozen=True)
 class Summary:
     """A whole run. `length`, `groups` and `cards` keep the order the simulator gave them."""
 
@@ -178,6 +248,8 @@ class Summary:
     groups: Mapping[str, Mapping[str, Moments]]  # e.g. points by source
     cards: Mapping[str, Mapping[str, float]]  # card -> metric -> mean per game
     solo: Solo | None = None
+    balance: Balance | None = None
+    overrides: tuple[str, ...] = ()  # `--set PATH=VALUE` the run's data was changed by
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -202,6 +274,10 @@ class Summary:
         }
         if self.solo is not None:
             data["solo"] = self.solo.to_json()
+        if self.balance is not None:
+            data["balance"] = self.balance.to_json()
+        if self.overrides:
+            data["overrides"] = list(self.overrides)
         return data
 
     @classmethod
@@ -222,6 +298,8 @@ class Summary:
             groups={g: {k: Moments.from_json(m) for k, m in e.items()} for g, e in data["groups"].items()},
             cards={card: {m: float(v) for m, v in values.items()} for card, values in data["cards"].items()},
             solo=Solo.from_json(data["solo"]) if "solo" in data else None,
+            balance=Balance.from_json(data["balance"]) if "balance" in data else None,
+            overrides=tuple(str(o) for o in data.get("overrides", ())),
         )
 
     @property
@@ -240,6 +318,9 @@ class Summary:
         if self.opener_varies:
             for pos in self.by_position:
                 lines[f"start position {pos.position} wins"] = _rate_text(pos.rate)
+        if self.balance is not None:
+            for number, warning in enumerate(self.balance.warnings, 1):
+                lines[f"balance warning {number}"] = warning
         return lines
 
     def latest_record(self) -> dict[str, Any]:
@@ -250,3 +331,47 @@ class Summary:
 def _rate_text(rate: Rate) -> str:
     low, high = rate.ci95
     return f"{100 * rate.rate:.1f}% (95% CI {100 * low:.1f}%–{100 * high:.1f}%)"
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """One metric at one grid point: its value, 95% interval, and what it refers to when it picks one
+    (`max-share` names the source with the largest share). `value` is None when nothing was measured."""
+
+    value: float | None
+    ci95: tuple[float, float] | None = None
+    about: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "ci95": list(self.ci95) if self.ci95 else None, "about": self.about}
+
+
+@dataclass(frozen=True)
+class SweepPoint:
+    values: tuple[str, ...]  # one per varied path, as typed
+    metrics: Mapping[str, MetricValue]
+
+    def to_json(self, paths: tuple[str, ...]) -> dict[str, Any]:
+        return {"set": dict(zip(paths, self.values, strict=True)),
+                "metrics": {name: m.to_json() for name, m in self.metrics.items()}}
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A grid of runs over designed values (`pnp sweep`): every point played with the same seed."""
+
+    game: str
+    title: str
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    paths: tuple[str, ...]
+    metrics: tuple[str, ...]
+    points: tuple[SweepPoint, ...]
+    fixed: tuple[str, ...] = ()  # `--set` overrides that hold at every point
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "title": self.title, "players": self.players, "bots": list(self.bots),
+                "games": self.games, "seed": self.seed, "vary": list(self.paths), "set": list(self.fixed),
+                "metrics": list(self.metrics), "points": [p.to_json(self.paths) for p in self.points]}

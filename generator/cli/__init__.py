@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "build": "build",
     "check": "check",
     "simulate": "simulate",
+    "sweep": "sweep",
     "watch": "watch",
     "serve": "serve",
     "export-items": "export_items",

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from click.termui import progressbar
@@ -19,9 +20,20 @@ from click.termui import progressbar
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.table import format_table
 from generator.errors import UsageError
+from generator.load.overrides import Override, parse_overrides
 from generator.project import atomic_writer, refuse_unless_plain
 from generator.render.report import format_num, format_pct
-from generator.simulation import Histogram, Moments, Rate, Summary
+from generator.simulation import Balance, Histogram, Moments, Rate, Summary
+
+if TYPE_CHECKING:
+    from generator.engine.base import Rules
+    from generator.engine.registry import Engine
+    from generator.model import Game
+
+
+scheduler_option = click.option(
+    "--scheduler", default=None, metavar="ADDRESS",
+    help="Play on a Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes; same results.")
 
 
 @click.command("simulate")
@@ -39,36 +51,40 @@ from generator.simulation import Histogram, Moments, Rate, Summary
               help="Also write a PDF report with charts here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write every game (deal and actions) as JSON lines, replayable by `pnp check`.")
+@click.option("--max-share", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+              help="Warn when one source earns more than this share of all points.")
+@click.option("--max-edge", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="Warn when a choice's takers win this much more often than a seat does on average.")
+@click.option("--set", "settings", multiple=True, metavar="PATH=VALUE",
+              help="Override a value of the game's data (repeatable), e.g. combinations.full-crew.points=5.")
+@scheduler_option
 @quiet_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
-                     report_path: Path | None, log_path: Path | None) -> None:
+                     report_path: Path | None, log_path: Path | None, max_share: float, max_edge: float,
+                     settings: tuple[str, ...], scheduler: str | None) -> None:
     """Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.
 
     Win rates are given by seat and by start position (1 = the player who opened the game).
     """
-    from generator.engine.simulate import EngineSource, SimSpec, record_latest, seat_bots, simulate, summarize
+    from generator.engine.simulate import EngineSource, SimSpec, record_latest, simulate, summarize
     from generator.engine.simulate.runner import prime
 
-    (game,) = ctx.games([game_id])
     for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
         if target is not None:
             refuse_unless_plain(target)
-    engine = ctx.registry.engine(game_id)
-    rules = engine.rules(game)
-    counts = list(rules.player_counts)
-    players = counts[0] if players is None else players
-    if players not in counts:
-        raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
-    specs = seat_bots(players, bot, bots, engine.bots)
+    overrides = parse_overrides(settings)
+    game, engine, rules = load_rules(ctx, game_id, overrides)
+    players, specs = seats(rules, engine, game_id, players, bot, bots)
     jobs = jobs or os.cpu_count() or 1
-    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module), players, specs, seed, games,
+    spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module, overrides), players, specs, seed, games,
                    check=check, log=log_path is not None)
     prime(spec.source, rules, dict(engine.bots))
     with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
-        aggregate = simulate(spec, jobs, advance, sink)
-    summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check)
+        aggregate = simulate(spec, jobs, advance, sink, scheduler)
+    summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check,
+                        max_share=max_share, max_edge=max_edge, overrides=tuple(map(str, overrides)))
     if report_path is not None:
         from generator.project import write_atomic
         from generator.render.report import build_report
@@ -77,8 +93,33 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
         ctx.note(f"wrote {report_path}")
     if log_path is not None:
         ctx.note(f"wrote {games} games to {log_path}")
-    record_latest(ctx.project, summary)
+    if not overrides:  # the gallery shows the game as printed, not a what-if
+        record_latest(ctx.project, summary)
     ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))
+
+
+def seats(rules: Rules, engine: Engine, game_id: str, players: int | None, bot: str | None,
+          bots: str | None) -> tuple[int, tuple[str, ...]]:
+    """The number of players (the fewest allowed by default) and one bot spec per seat."""
+    from generator.engine.simulate import seat_bots
+
+    counts = list(rules.player_counts)
+    players = counts[0] if players is None else players
+    if players not in counts:
+        raise UsageError(f"--players {players}: {game_id} is played by {', '.join(map(str, counts))} players")
+    return players, seat_bots(players, bot, bots, engine.bots)
+
+
+def load_rules(ctx: Context, game_id: str, overrides: tuple[Override, ...]) -> tuple[Game, Engine, Rules]:
+    """The game (with `--set` overrides applied and checked), its engine and its rules."""
+    from generator.engine.simulate.runner import build_rules
+    from generator.load import load_game
+
+    (game,) = ctx.games([game_id])
+    if overrides:
+        game = load_game(ctx.project, game_id, overrides)
+    engine = ctx.registry.engine(game_id)
+    return game, engine, build_rules(engine.rules, game, overrides)
 
 
 @contextmanager
@@ -139,6 +180,8 @@ def format_summary(s: Summary) -> str:
     """The summary as terminal tables."""
     out = [f"{s.title}: {s.games} games, {s.players} player{'s' if s.players != 1 else ''}, "
            f"seed {s.seed}{', checked' if s.check else ''}"]
+    if s.overrides:
+        out.append(f"data changed by --set {', '.join(s.overrides)}")
     if s.solo is not None:
         out.append(f"solo win rate {format_pct(s.solo.rate.rate)} (95% CI {_ci(s.solo.rate)}), bot {s.bots[0]}")
     out.append("")
@@ -181,4 +224,25 @@ def format_summary(s: Summary) -> str:
         rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
         out.append("")
         out.append(format_table(["card (mean per game)", *metrics], rows))
+    if s.balance is not None:
+        out.append("")
+        out.append(format_balance(s.balance))
+    return "\n".join(out)
+
+
+def format_balance(b: Balance) -> str:
+    """Sources by share, choices by takers' edge, ties, then one warning line per limit passed."""
+    out = [format_table(["source", "points/seat", "share", "95% CI"],
+                        [[r.source, format_num(r.mean), format_pct(r.share),
+                          f"{format_pct(r.ci95[0])}-{format_pct(r.ci95[1])}"] for r in b.sources]),
+           "  (share of all points gained; penalties and payments show as negative shares)", ""]
+    if b.choices:
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers),
+                 format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
+        out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
+        out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
+    breaks = ", ".join(f"{name} {count}" for name, count in b.tie_breaks.items()) or "none"
+    out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {_ci(b.ties)}); "
+               f"settled by: {breaks}")
+    out.extend(f"WARNING: {line}" for line in b.warnings)
     return "\n".join(out)

@@ -12,6 +12,7 @@ from typing import Any
 
 from generator.errors import DataError, Location
 from generator.load.items import parse_component
+from generator.load.overrides import Override, apply_overrides, describe
 from generator.load.reader import Section, list_entries
 from generator.load.sheets import SheetReader, sheet_reader
 from generator.load.yamlsrc import YList, YMap, read_yaml
@@ -31,7 +32,8 @@ TOP_LEVEL = ("game", "contents", "player_counts", "rules", "components", "theme"
 MAX_FILES = 64
 
 
-def load_game(project: Project, game_id: str) -> Game:
+def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = ()) -> Game:
+    """The game in data/<game_id>/; `overrides` (`--set PATH=VALUE`) change its raw YAML before it is checked."""
     folder = project.data_dir / game_id
     gate = project.gate  # every read is checked (inside the project, regular files) and recorded
     if not gate.exists(folder / "game.yaml", Location(f"data/{game_id}")):
@@ -61,8 +63,14 @@ def load_game(project: Project, game_id: str) -> Game:
                 sections[key] = (top.data[key], value_where)
     if "game" not in sections:
         raise DataError("game.yaml must have a 'game:' section", Location(project.display(folder / "game.yaml"), 1))
-    return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files),
-                       sheet_reader(gate, folder))
+    sheets = sheet_reader(gate, folder)
+    if not overrides:
+        return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files), sheets)
+    apply_overrides(sections, components_raw, overrides)
+    try:
+        return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files), sheets)
+    except DataError as exc:
+        raise DataError(exc.message + describe(overrides), exc.location) from None
 
 
 def load_games(project: Project, game_ids: list[str] | tuple[str, ...] | None = None) -> list[Game]:

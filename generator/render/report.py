@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
-from generator.simulation import Histogram, Moments, Rate, Summary
+from generator.simulation import Balance, Histogram, MetricValue, Moments, Rate, Summary, Sweep
 
 PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
                                           "#8d6e63", "#00838f")]
@@ -82,8 +82,8 @@ def _interval(rate: Rate) -> str:
     return f"{format_pct(rate.ci95[0])} to {format_pct(rate.ci95[1])}"
 
 
-def win_chart(entries: Sequence[Rate], labels: Sequence[str]) -> Drawing:
-    """Horizontal bars of win rates with their 95% Wilson intervals as whiskers."""
+def win_chart(entries: Sequence[Rate], labels: Sequence[str], mark: float | None = None) -> Drawing:
+    """Horizontal bars of win rates with their 95% Wilson intervals as whiskers; `mark` draws a limit line."""
     height = 30 + 22 * len(entries)
     drawing = Drawing(WIDTH, height)
     chart = HorizontalBarChart()
@@ -109,6 +109,10 @@ def win_chart(entries: Sequence[Rate], labels: Sequence[str]) -> Drawing:
         drawing.add(Line(x0, y, x1, y, strokeColor=PALETTE[1], strokeWidth=1.4))
         for x in (x0, x1):
             drawing.add(Line(x, y - 4, x, y + 4, strokeColor=PALETTE[1], strokeWidth=1.4))
+    if mark is not None:
+        x = chart.x + chart.width * mark
+        drawing.add(Line(x, chart.y, x, chart.y + chart.height, strokeColor=PALETTE[2], strokeWidth=1,
+                         strokeDashArray=[3, 2]))
     return drawing
 
 
@@ -206,6 +210,8 @@ def build_report(summary: Summary) -> bytes:
             f"bots {_esc(', '.join(s.bots))}, seed {s.seed}"
             f"{', rules and invariants checked on every action' if s.check else ''}.", st["body"]),
     ]
+    if s.overrides:
+        story.append(Paragraph(f"Data changed by --set {_esc(', '.join(s.overrides))}.", st["body"]))
     if s.solo is not None:
         story.append(Paragraph(
             f"<b>Solo win rate {format_pct(s.solo.rate.rate)}</b> (95% Wilson interval {_interval(s.solo.rate)}); "
@@ -268,6 +274,9 @@ def build_report(summary: Summary) -> bytes:
         rows = [[card, *(format_num(values.get(m)) for m in metrics)] for card, values in s.cards.items()]
         story.append(_table(["card", *metrics], rows))
 
+    if s.balance is not None:
+        story.extend(balance_story(s.balance, st))
+
     story.append(Spacer(1, 8))
     story.append(Paragraph(
         "Intervals are 95% Wilson score intervals. A shared victory counts as a win for every winner. "
@@ -279,6 +288,128 @@ def build_report(summary: Summary) -> bytes:
                             author="Pirate Press", creator="pnp simulate", subject="", keywords="")
     doc.build(story)
     return buffer.getvalue()
+
+
+def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
+    """Warnings first (what to act on), then sources by share, choices by takers' win rate, ties."""
+    story: list[Any] = [Paragraph("Balance", st["h2"])]
+    for line in b.warnings:
+        story.append(Paragraph(f"<b>Warning:</b> {_esc(line)}", st["body"]))
+    if not b.warnings:
+        story.append(Paragraph(f"No source above {format_pct(b.max_share)} of the points, no choice whose takers "
+                               f"win more than {100 * b.max_edge:.0f} points above a seat's mean.", st["body"]))
+    rows = [[r.source, format_num(r.mean), format_pct(r.share), f"{format_pct(r.ci95[0])} to {format_pct(r.ci95[1])}"]
+            for r in b.sources]
+    gained = [r for r in b.sources if r.share > 0]
+    story.append(KeepTogether([
+        Paragraph("Points by source: share of all points gained", st["h2"]),
+        _table(["source", "points per seat", "share", "95% interval"], rows),
+        win_chart([Rate(0, 0, r.share, r.ci95) for r in gained], [r.source for r in gained],
+                  mark=b.max_share),
+        Paragraph(f"The red line marks the warning limit ({format_pct(b.max_share)}). Intervals are delta-method "
+                  "intervals of the ratio over games; penalties appear as negative shares in the table.", st["note"]),
+    ]))
+    if b.choices:
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _interval(r.takers),
+                 format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
+        story.append(KeepTogether([
+            Paragraph("Choices: how often taken, how often takers win", st["h2"]),
+            _table(["choice", "taken", "takers win", "95% interval", "others win", "edge"], rows),
+            win_chart([r.takers for r in b.choices], [f"{r.choice} takers" for r in b.choices],
+                      mark=b.fair + b.max_edge),
+            Paragraph(f"A seat wins {format_pct(b.fair)} of its games on average; the red line marks that plus the "
+                      f"warning margin ({100 * b.max_edge:.0f} points). Seat-games are the trials.", st["note"]),
+        ]))
+    breaks = ", ".join(f"{_esc(name)}: {count}" for name, count in b.tie_breaks.items()) or "none"
+    story.append(Paragraph(f"Ties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} "
+                           f"({_interval(b.ties)}); settled by {breaks}.", st["body"]))
+    return story
+
+
+def interval_chart(values: Sequence[MetricValue], labels: Sequence[str]) -> Drawing:
+    """Horizontal bars with 95% whiskers for any metric: percent axis for rates and shares in 0..1,
+    a plain axis from 0 (or the lowest value) otherwise."""
+    known = [v for v in values if v.value is not None]
+    ends = [x for v in known for x in (v.value, *(v.ci95 or ())) if x is not None]
+    rate = all(0 <= x <= 1 for x in ends)
+    low = 0.0 if rate or not ends else min(0.0, *ends)
+    high = 1.0 if rate or not ends else max(ends) * 1.05 or 1.0
+    height = 30 + 22 * len(values)
+    drawing = Drawing(WIDTH, height)
+    chart = HorizontalBarChart()
+    longest = max((len(label) for label in labels), default=0)
+    chart.x, chart.y = min(WIDTH * 0.55, 12 + 3.9 * longest), 20  # room for the labels (Sans 7 pt)
+    chart.width, chart.height = WIDTH - chart.x - 14, height - 30
+    chart.categoryAxis.labels.fontSize = 7
+    scale = 100 if rate else 1
+    chart.data = [[(v.value or 0) * scale for v in reversed(values)]]
+    chart.valueAxis.valueMin, chart.valueAxis.valueMax = low * scale, high * scale
+    chart.valueAxis.labels.fontName = "Sans"
+    if rate:
+        chart.valueAxis.valueStep = 10
+        chart.valueAxis.labelTextFormat = "%d%%"
+    chart.categoryAxis.categoryNames = list(reversed(labels))
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.boxAnchor = "e"
+    chart.bars[0].fillColor = PALETTE[0]
+    chart.bars.strokeColor = None
+    drawing.add(chart)
+    slot = chart.height / max(1, len(values))
+    span = (high - low) or 1.0
+    for i, entry in enumerate(reversed(values)):
+        if entry.ci95 is None or entry.value is None:
+            continue
+        y = chart.y + slot * (i + 0.5)
+        x0, x1 = (chart.x + chart.width * (end - low) / span for end in entry.ci95)
+        drawing.add(Line(x0, y, x1, y, strokeColor=PALETTE[1], strokeWidth=1.4))
+        for x in (x0, x1):
+            drawing.add(Line(x, y - 4, x, y + 4, strokeColor=PALETTE[1], strokeWidth=1.4))
+    return drawing
+
+
+def build_sweep_report(sweep: Sweep) -> bytes:
+    """A sweep as PDF bytes: the grid's table, then one chart per metric across the points."""
+    register_fonts()
+    st = _styles()
+    s = sweep
+    labels = [", ".join(f"{short_path(path)}={value}" for path, value in zip(s.paths, p.values, strict=True))
+              for p in s.points]
+    story: list[Any] = [
+        Paragraph(f"{_esc(s.title)}: sweep", st["title"]),
+        Paragraph(f"{len(s.points)} points of {s.games} games, {s.players} players, bots {_esc(', '.join(s.bots))}, "
+                  f"seed {s.seed} at every point; varied: {_esc(', '.join(s.paths))}"
+                  + (f"; fixed: {_esc(', '.join(s.fixed))}" if s.fixed else "") + ".", st["body"]),
+    ]
+    rows = [[*p.values, *(_metric_text(p.metrics[name]) for name in s.metrics)] for p in s.points]
+    story.append(_table([*map(short_path, s.paths), *s.metrics], rows))
+    for name in s.metrics:
+        values = [p.metrics[name] for p in s.points]
+        abouts = [v.about for v in values]
+        story.append(KeepTogether([
+            Paragraph(_esc(name), st["h2"]),
+            interval_chart(values, [f"{label} ({about})" if about else label for label, about in zip(labels, abouts,
+                                                                                                   strict=True)]),
+        ]))
+    story.append(Paragraph("Whiskers are 95% intervals (Wilson for rates, delta-method for shares, normal for means). "
+                           "Every point is played with the same seed.", st["note"]))
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=A4, leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm,
+                            bottomMargin=16 * mm, invariant=1, title=f"{s.title}: sweep", author="Pirate Press",
+                            creator="pnp sweep", subject="", keywords="")
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def short_path(path: str) -> str:
+    """A --vary path short enough for a chart label: its last two steps (`full-crew.points`, `fireship.cost`)."""
+    return ".".join(path.split(".")[-2:])
+
+
+def _metric_text(m: MetricValue) -> str:
+    if m.value is None:
+        return "-"
+    text = format_pct(m.value) if m.ci95 and 0 <= m.ci95[0] <= m.ci95[1] <= 1 else format_num(m.value)
+    return f"{text} {m.about}".rstrip()
 
 
 def _esc(text: str) -> str:

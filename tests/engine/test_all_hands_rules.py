@@ -236,10 +236,13 @@ def test_final_lay_out_picks_the_best_partition() -> None:
         counts[KIND[kind]] = 1
     counts[KIND["redsash"]] = 1
     points = {c.id: c.points for c in R.config.combinations}
-    assert R.best_layout(tuple(counts))[0] == points["full-crew"]
+    penalty = R.config.captain_penalty[KIND["redsash"]]
+    # the captain joins a full crew, or the five crew form a street and the lone captain costs its penalty
+    assert R.best_layout(tuple(counts))[0] == max(points["full-crew"], points["street"] - penalty)
     counts[KIND["cook"]] = 3
-    assert R.best_layout(tuple(counts))[0] == max(points["full-crew"], points["three-of-a-kind"] + points["street"]
-                                                   - R.config.captain_penalty[KIND["redsash"]])
+    # three cooks cannot give one to a street as well: a full crew, a street, or the set, each on its own
+    assert R.best_layout(tuple(counts))[0] == max(points["full-crew"], points["street"] - penalty,
+                                                   points["three-of-a-kind"] - penalty)
 
 
 def test_ties_go_to_the_player_with_more_captains() -> None:

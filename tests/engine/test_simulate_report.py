@@ -16,7 +16,7 @@ from generator.simulation import Summary
 def _summary() -> dict:
     hist = {"width": 1, "buckets": [[0, 3], [1, 5], [2, 0], [3, 2]]}
     return {
-        "schema": 2, "game": "demo", "title": "Demo & Co", "players": 2, "bots": ["heuristic", "random"],
+        "schema": 3, "game": "demo", "title": "Demo & Co", "players": 2, "bots": ["heuristic", "random"],
         "games": 10, "seed": 3, "check": True,
         "seats": [
             {"seat": 1, "bot": "heuristic", "wins": 7, "trials": 10, "rate": 0.7, "ci95": [0.3968, 0.8922],

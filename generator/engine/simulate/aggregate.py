@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from generator.engine.simulate.balance import BalanceTally
 from generator.engine.simulate.stats import Histogram, Tally
 
 
@@ -29,6 +30,7 @@ class Aggregate:
     length: Tally = field(default_factory=Tally)  # actions per game
     figures: dict[str, Tally] = field(default_factory=dict)
     lost_at: dict[str, Tally] = field(default_factory=dict)  # solo games lost, by each plain figure
+    balance: BalanceTally | None = None  # when the engine has a balance hook (engine package `stats`)
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -91,6 +93,10 @@ class Aggregate:
                 if key not in table:
                     table[key] = Tally(hist=None if theirs.hist is None else _hist())
                 table[key].merge(theirs)
+        if other.balance is not None:
+            if self.balance is None:
+                self.balance = BalanceTally(self.players)
+            self.balance.merge(other.balance)
 
 
 def _hist() -> Histogram:

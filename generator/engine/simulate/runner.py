@@ -21,8 +21,12 @@ from typing import Any
 from generator.engine.base import Bot, IllegalAction, RandomBot, Rules, State
 from generator.engine.replay import GameRecord, for_people, result_dict
 from generator.engine.simulate.aggregate import Aggregate
+from generator.engine.simulate.balance import BalanceTally, load_hook
 from generator.engine.simulate.bots import resolve_bot
 from generator.engine.simulate.seeds import game_seed
+from generator.errors import DataError
+from generator.load.overrides import Override, describe
+from generator.model import Game
 from generator.workers import process_pool
 
 CHUNK = 1000  # games per task at most: large enough that process overhead vanishes
@@ -36,6 +40,7 @@ class EngineSource:
     root: str
     game_id: str
     engine: str  # dotted module path of the engine (its registry entry)
+    overrides: tuple[Override, ...] = ()  # `--set PATH=VALUE`, applied to the data as it loads
 
     def build(self) -> tuple[Rules, dict[str, type[Bot]]]:
         from generator.engine.registry import load_engine
@@ -43,8 +48,18 @@ class EngineSource:
         from generator.project import Project
 
         engine = load_engine(self.game_id, self.engine)
-        game = load_game(Project.at(self.root), self.game_id)
-        return engine.rules(game), dict(engine.bots)
+        game = load_game(Project.at(self.root), self.game_id, self.overrides)
+        return build_rules(engine.rules, game, self.overrides), dict(engine.bots)
+
+
+def build_rules(rules: type[Rules], game: Game, overrides: tuple[Override, ...] = ()) -> Rules:
+    """The engine's rules for `game`; a rule the overrides broke names them in its one-line error."""
+    if not overrides:
+        return rules(game)
+    try:
+        return rules(game)
+    except DataError as exc:
+        raise DataError(exc.message + describe(overrides), exc.location) from None
 
 
 @dataclass(frozen=True)
@@ -130,6 +145,9 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
     rules, builtin = engine_for(spec.source)
     classes = [resolve_bot(b, builtin) for b in spec.bots]
     aggregate = Aggregate(spec.players)
+    hook = load_hook(spec.source.engine)
+    if hook is not None:
+        aggregate.balance = BalanceTally(spec.players)
     lines: list[str] = []
     game_id = spec.source.game_id
     for index in range(start, stop):
@@ -143,6 +161,8 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
             state, count = play_game(rules, spec.players, classes, seed, spec.check, spec.bots)
         result = state.result()
         aggregate.add_game(result.scores, result.winners, count, state.stats(), state.opener())
+        if hook is not None and aggregate.balance is not None:
+            aggregate.balance.add_game(hook(state), result.winners)
         if spec.log:
             record = GameRecord(game=game_id, index=index, players=spec.players, bots=spec.bots, seed=seed,
                                 deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result))
@@ -155,8 +175,13 @@ def _keep_deal(into: list[str], deal: dict[str, Any]) -> None:
     into.append(json.dumps(deal, separators=(",", ":")))
 
 
-def _run_chunk_task(args: tuple[SimSpec, int, int]) -> ChunkResult:
-    return run_chunk(*args)
+Task = tuple[SimSpec, tuple[tuple[int, int], ...]]  # one run's consecutive chunks, played by one worker
+
+
+def run_task(task: Task) -> list[ChunkResult]:
+    """Play a task's chunks in order; each chunk keeps its own result, so merging is as for single chunks."""
+    spec, layout = task
+    return [run_chunk(spec, start, stop) for start, stop in layout]
 
 
 def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
@@ -169,31 +194,70 @@ def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
+def tasks(spec: SimSpec, task_games: int = 1) -> list[Task]:
+    """The run's chunks grouped into tasks of at least `task_games` games (the last may hold fewer).
+
+    Grouping never changes the chunks, so the merged figures are the same for any grouping."""
+    grouped: list[Task] = []
+    current: list[tuple[int, int]] = []
+    held = 0
+    for start, stop in chunks(spec.games):
+        current.append((start, stop))
+        held += stop - start
+        if held >= task_games:
+            grouped.append((spec, tuple(current)))
+            current, held = [], 0
+    if current:
+        grouped.append((spec, tuple(current)))
+    return grouped
+
+
 def simulate(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None,
-             log_sink: Callable[[str], None] | None = None) -> Aggregate:
-    """Play `spec.games` games on `jobs` processes and return the merged counts.
+             log_sink: Callable[[str], None] | None = None, scheduler: Any = None) -> Aggregate:
+    """Play `spec.games` games on `jobs` processes (or a Dask `scheduler`) and return the merged counts.
 
     `progress(n)` is told after each chunk how many games it held; `log_sink`
     gets the log lines chunk by chunk, in game order.
     """
-    total = Aggregate(spec.players)
-    layout = chunks(spec.games)
-    engine_for(spec.source)  # fail early in this process, and let forked workers inherit it
-    for result in _results(spec, layout, jobs):
-        total.merge(result.aggregate)
-        if log_sink is not None:
-            for line in result.log_lines:
-                log_sink(line)
-        if progress is not None:
-            progress(result.aggregate.games)
-    return total
+    return simulate_many([spec], jobs, progress, log_sink, scheduler)[0]
 
 
-def _results(spec: SimSpec, layout: list[tuple[int, int]], jobs: int) -> Iterator[ChunkResult]:
-    if jobs <= 1 or len(layout) <= 1:
-        for start, stop in layout:
-            yield run_chunk(spec, start, stop)
+def simulate_many(specs: Sequence[SimSpec], jobs: int = 1, progress: Callable[[int], None] | None = None,
+                  log_sink: Callable[[str], None] | None = None, scheduler: Any = None) -> list[Aggregate]:
+    """Several runs (a sweep's grid) on one pool: one merged `Aggregate` per spec, in the order given.
+
+    `scheduler` is a Dask scheduler address (or a `distributed` cluster or client): tasks of at
+    least DASK_TASK_GAMES games go there instead of to local processes. Results are identical.
+    """
+    totals = [Aggregate(spec.players) for spec in specs]
+    for spec in specs:
+        engine_for(spec.source)  # fail early in this process, and let forked workers inherit it
+    if scheduler is not None:
+        from generator.engine.simulate import dask_backend
+
+        size = dask_backend.DASK_TASK_GAMES
+    else:
+        size = 1
+    owners = [index for index, spec in enumerate(specs) for _task in tasks(spec, size)]
+    work = [task for spec in specs for task in tasks(spec, size)]
+    results = _results(work, jobs) if scheduler is None else dask_backend.dask_results(scheduler, work)
+    for owner, done in zip(owners, results, strict=True):
+        total = totals[owner]
+        for result in done:
+            total.merge(result.aggregate)
+            if log_sink is not None:
+                for line in result.log_lines:
+                    log_sink(line)
+            if progress is not None:
+                progress(result.aggregate.games)
+    return totals
+
+
+def _results(work: list[Task], jobs: int) -> Iterator[list[ChunkResult]]:
+    if jobs <= 1 or len(work) <= 1:
+        for task in work:
+            yield run_task(task)
         return
-    with process_pool(min(jobs, len(layout))) as pool:
+    with process_pool(min(jobs, len(work))) as pool:
         # map() yields in submission order, so chunks merge in index order.
-        yield from pool.map(_run_chunk_task, [(spec, start, stop) for start, stop in layout])
+        yield from pool.map(run_task, work)

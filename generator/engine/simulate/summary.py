@@ -19,16 +19,20 @@ import json
 from collections.abc import Iterable
 
 from generator.engine.simulate.aggregate import Aggregate
+from generator.engine.simulate.balance import BalanceTally
 from generator.engine.simulate.bots import unique
-from generator.engine.simulate.stats import Histogram, Moments, Tally, wilson
+from generator.engine.simulate.stats import Z95, Histogram, Moments, Tally, wilson
 from generator.project import Project, write_atomic
 from generator.simulation import (
+    Balance,
     BotRow,
+    ChoiceRow,
     Figure,
     PositionRow,
     Rate,
     SeatRow,
     Solo,
+    SourceRow,
     Summary,
 )
 from generator.simulation import Histogram as HistogramSummary
@@ -37,6 +41,9 @@ from generator.simulation import Moments as MomentsSummary
 # Words that mark a figure saying how far a game got (hands played, rounds...): the figures
 # worth a histogram on the terminal, and the ones that tell when a solo game was lost.
 PROGRESS_WORDS = ("hand", "round", "trick", "turn", "pass")
+
+MAX_SHARE = 0.4  # default: warn when one source earns more than this share of all points gained
+MAX_EDGE = 0.05  # default: warn when a choice's takers win this much more often than a seat does on average
 
 LATEST = "simulation.json"  # output/<game>/simulation.json: the gallery shows its headline
 
@@ -74,7 +81,8 @@ def _shared_prefixes(keys: Iterable[str]) -> set[str]:
 
 
 def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, ...], seed: int,
-              check: bool) -> Summary:
+              check: bool, max_share: float = MAX_SHARE, max_edge: float = MAX_EDGE,
+              overrides: tuple[str, ...] = ()) -> Summary:
     """The whole run as a typed summary."""
     aggregate.flush()
     n = aggregate.games
@@ -119,7 +127,52 @@ def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, .
         seats=seats, by_position=positions, by_bot=tuple(by_bot), shared_wins=aggregate.shared,
         no_winner=aggregate.no_winner, length=length, progress=tuple(key for key in length if _is_progress(key)),
         groups=groups, cards=cards, solo=solo,
+        balance=None if aggregate.balance is None else balance_summary(aggregate.balance, max_share, max_edge),
+        overrides=overrides,
     )
+
+
+def share_interval(tally: BalanceTally, x: float, xx: float, xt: float) -> tuple[float, float, float]:
+    """A source's share of all points gained, x / t summed over games, with its 95% delta-method interval."""
+    n, t, tt = tally.games, tally.gained, tally.gained_sq
+    if n == 0 or t == 0:
+        return (0.0, 0.0, 0.0)
+    ratio = x / t
+    if n < 2:
+        return (ratio, ratio, ratio)
+    spread = max(0.0, (xx - 2 * ratio * xt + ratio * ratio * tt) / (n - 1))
+    half = Z95 * (spread / n) ** 0.5 / (t / n)
+    low, high = ratio - half, ratio + half
+    if ratio >= 0:
+        low, high = max(0.0, low), min(1.0, high)
+    return (ratio, low, high)
+
+
+def balance_summary(tally: BalanceTally, max_share: float, max_edge: float) -> Balance:
+    """Sources by share, choices by takers' edge, ties, and a warning line for each limit passed."""
+    n, seats = tally.games, tally.games * tally.players
+    fair = tally.wins / seats if seats else 0.0
+    sources = []
+    for name, sums in tally.sources.items():
+        share, low, high = share_interval(tally, sums.x, sums.xx, sums.xt)
+        sources.append(SourceRow(name, sums.x / seats if seats else 0.0, share, (low, high)))
+    sources.sort(key=lambda row: (-row.share, row.source))
+    choices = []
+    for name, counts in tally.choices.items():
+        takers = _rate(counts.taker_wins, counts.takers)
+        choices.append(ChoiceRow(name, _rate(counts.takers, seats), takers,
+                                 _rate(tally.wins - counts.taker_wins, seats - counts.takers), takers.rate - fair))
+    choices.sort(key=lambda row: (-row.edge, row.choice))
+    tied = sum(tally.ties.values())
+    warnings = [f"source {row.source} earns {100 * row.share:.1f}% of all points "
+                f"(95% CI {100 * row.ci95[0]:.1f}-{100 * row.ci95[1]:.1f}%), above the limit of {100 * max_share:.0f}%"
+                for row in sources if row.share > max_share]
+    warnings += [f"choice {row.choice}: takers win {100 * row.takers.rate:.1f}% "
+                 f"(95% CI {100 * row.takers.ci95[0]:.1f}-{100 * row.takers.ci95[1]:.1f}%) against "
+                 f"{100 * fair:.1f}% for a seat, more than {100 * max_edge:.0f} points above"
+                 for row in choices if row.edge > max_edge and row.takers.ci95[0] > fair]  # not a fluke of few takers
+    return Balance(fair, tuple(sources), tuple(choices), _rate(tied, n), dict(sorted(tally.ties.items())),
+                   max_share, max_edge, tuple(warnings))
 
 
 def record_latest(project: Project, summary: Summary) -> bool:
