@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -132,9 +133,9 @@ class Component:
     description: str = ""
     per_player: bool = False
 
-    @property
+    @cached_property
     def count(self) -> int:
-        """Copies in the box, all items together."""
+        """Copies in the box, all items together (computed once: every face's layout context reads it)."""
         return sum(item.count for item in self.items)
 
     def field_spec(self, name: str) -> FieldSpec | None:
