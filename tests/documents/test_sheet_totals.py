@@ -78,3 +78,14 @@ def test_a_total_that_matches_nothing_names_its_line(copy_project) -> None:
         sheet_pdf(game, copy_project, template, "a4", fillable=True)
     assert "adds up no box above it" in caught.value.message
     assert str(caught.value.location).startswith("templates/sheets/all-hands-on-deck/score-sheet.md.j2:")
+
+
+def test_stamped_fillable_copies_are_the_bytes_of_laying_out_every_copy(project, games) -> None:
+    """The fast path (lay out one copy, stamp the rest with renamed fields) changes no byte."""
+    stamped = 0
+    for game in games.values():
+        for template in sheet_templates(game, project):
+            fast = sheet_pdf(game, project, template, "letter", fillable=True)
+            assert fast == sheet_pdf(game, project, template, "letter", fillable=True, stamp=False), template.name
+            stamped += len(reader(fast).pages) > 1
+    assert stamped >= 2  # the all-hands score sheet's copies, the loon ledger's pages

@@ -54,7 +54,7 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
     """Every document of one game for one paper, not built yet."""
     from generator.render.documents.boards import board_components, board_pdf
     from generator.render.documents.rulebook import rulebook_pdf
-    from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
+    from generator.render.documents.sheets import sheet_has_fields, sheet_name, sheet_pdf, sheet_templates
 
     registered_paper(paper)  # a bad paper name fails before any work
     prefix = game.id
@@ -71,6 +71,8 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
         name = sheet_name(template)
         files = [OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
                             sheet_pdf(seen, project, template, paper, fillable=False), paper=paper)]
+        if not sheet_has_fields(seen, project, template):  # nothing to fill in: no fillable PDF to make
+            return files
         fillable = sheet_pdf(seen, project, template, paper, fillable=True)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))

@@ -6,6 +6,7 @@ pictures, the styles, whether fill-in boxes become AcroForm fields).
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import re
 from dataclasses import dataclass
@@ -72,18 +73,47 @@ class FieldBox(Flowable):
     def draw(self) -> None:
         canvas = self.canv
         if self.fillable:
-            canvas.acroForm.textfield(
-                name=self.name, tooltip=self.tooltip, x=0, y=0, width=self.width, height=self.box_height,
-                relative=True, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
-                textColor=colors.black, fontSize=0, maxlen=40,
-            )
-            if self.sums:
-                _calculate(canvas, self.sums)
+            x, y = canvas.absolutePosition(0, 0)
+            field = FormField(self.name, self.tooltip, x, y, self.width, self.box_height, self.colour, self.sums)
+            field.add_to(canvas)
+            record = getattr(canvas, "record_field", None)  # a stamping canvas repeats the page's fields
+            if record is not None:
+                record(field)
         else:
             canvas.setStrokeColor(self.colour)
             canvas.setLineWidth(0.6)
             canvas.setFillColor(colors.white)
             canvas.rect(0, 0, self.width, self.box_height, stroke=1, fill=1)
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One AcroForm text field as placed on a page (absolute position): enough to place it again."""
+
+    name: str
+    tooltip: str
+    x: float
+    y: float
+    width: float
+    height: float
+    colour: colors.Color
+    sums: tuple[str, ...] = ()
+
+    def add_to(self, canvas: Any) -> None:
+        canvas.acroForm.textfield(
+            name=self.name, tooltip=self.tooltip, x=self.x, y=self.y, width=self.width, height=self.height,
+            relative=False, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
+            textColor=colors.black, fontSize=0, maxlen=40,
+        )
+        if self.sums:
+            _calculate(canvas, self.sums)
+
+    def renamed(self, old_prefix: str, new_prefix: str) -> FormField:
+        """The same field for another copy of the sheet: its name and its summands' names re-prefixed."""
+        def swap(name: str) -> str:
+            return new_prefix + name[len(old_prefix):] if name.startswith(old_prefix) else name
+
+        return dataclasses.replace(self, name=swap(self.name), sums=tuple(swap(n) for n in self.sums))
 
 
 def _calculate(canvas: Any, summands: tuple[str, ...]) -> None:
