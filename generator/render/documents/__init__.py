@@ -53,8 +53,8 @@ class DocumentSpec:
 def document_specs(game: Game, project: Project, paper: str, booklet: bool = False) -> list[DocumentSpec]:
     """Every document of one game for one paper, not built yet."""
     from generator.render.documents.boards import board_components, board_pdf
-    from generator.render.documents.rulebook import rulebook_pdf
-    from generator.render.documents.sheets import sheet_has_fields, sheet_name, sheet_pdf, sheet_templates
+    from generator.render.documents.rulebook import parse_template, rulebook_pdf
+    from generator.render.documents.sheets import has_fields, sheet_name, sheet_pdf, sheet_templates
 
     registered_paper(paper)  # a bad paper name fails before any work
     prefix = game.id
@@ -69,11 +69,12 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
         name = sheet_name(template)
+        parsed = parse_template(template, seen, project)  # once for both PDFs
         files = [OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
-                            sheet_pdf(seen, project, template, paper, fillable=False), paper=paper)]
-        if not sheet_has_fields(seen, project, template):  # nothing to fill in: no fillable PDF to make
+                            sheet_pdf(seen, project, template, paper, fillable=False, parsed=parsed), paper=paper)]
+        if not has_fields(parsed[1]):  # nothing to fill in: no fillable PDF to make
             return files
-        fillable = sheet_pdf(seen, project, template, paper, fillable=True)
+        fillable = sheet_pdf(seen, project, template, paper, fillable=True, parsed=parsed)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
         return files

@@ -133,9 +133,13 @@ def _page_and_box(settings: SheetSettings, game: Game, paper: str, where: Locati
     return (width, height), ((width - w) / 2, (height - h) / 2, w, h)
 
 
-def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable: bool, stamp: bool = True) -> bytes:
-    """One sheet template as PDF bytes; `fillable` turns its boxes into form fields."""
-    display, blocks = parse_template(template, game, project)
+def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable: bool, stamp: bool = True,
+              parsed: tuple[str, list[markup.Block]] | None = None) -> bytes:
+    """One sheet template as PDF bytes; `fillable` turns its boxes into form fields.
+
+    `parsed` is the template already rendered and parsed (`parse_template`), when the caller has it.
+    """
+    display, blocks = parsed or parse_template(template, game, project)
     settings, body = split_settings(blocks, display)
     where = Location(display, 1)
     pagesize, box = _page_and_box(settings, game, paper, where)
@@ -165,13 +169,9 @@ def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable
     return buffer.getvalue()
 
 
-def sheet_has_fields(game: Game, project: Project, template: Path) -> bool:
-    """Whether the sheet has fill-in boxes; without any, a fillable PDF would only repeat the printed one."""
-    return has_fields(parse_template(template, game, project)[1])
-
-
 def has_fields(blocks: list[markup.Block]) -> bool:
-    """Whether any table (callouts included) has a fill-in box: only then is there a fillable PDF to make."""
+    """Whether the sheet has fill-in boxes (without any, a fillable PDF would only repeat the printed one):
+    whether any table (callouts included) has a fill-in box: only then is there a fillable PDF to make."""
     for block in blocks:
         if isinstance(block, markup.Table) and any(isinstance(c, markup.Field) for row in block.rows for c in row):
             return True
