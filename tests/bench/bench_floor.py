@@ -87,9 +87,11 @@ SPLIT = """
 import json, sys, time
 from generator.project import Project
 from generator.load import load_games
+from generator.readgate import ReadGate
 from generator.render.build import BuildOptions, card_jobs, run
 from generator.render.raster import Workers
 project = Project.at(sys.argv[1])
+project = project.with_gate(ReadGate(project.root, per_build=True))  # as a build session reads
 games = load_games(project)
 with Workers(1) as workers:
     jobs = [j for g in games for j in card_jobs(g, project, BuildOptions(), workers)]
