@@ -198,7 +198,8 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
                 jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
                                 functools.partial(exporter.draw, given, settings), key=key,
-                                exporter=exporter.name, paper=paper_name, subject=component.id))
+                                exporter=exporter.name, paper=paper_name, subject=component.id,
+                                pure=exporter.pure))  # with --jobs > 1, a big deck's sheets run beside its previews
     return jobs
 
 

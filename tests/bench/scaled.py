@@ -32,7 +32,7 @@ def copy_project(into: Path) -> Path:
 
 
 def scale_deck(root: Path, times: int, game_id: str = GAME) -> int:
-    """Repeat every item (or item generator) of one game `times` times in the copy at `root`.
+    """Repeat every card, tile and token item (or item generator) of one game `times` times in the copy at `root`.
 
     Returns the number of cards in the scaled deck, as the model counts them.
     """
@@ -44,6 +44,8 @@ def scale_deck(root: Path, times: int, game_id: str = GAME) -> int:
         if not isinstance(document, dict) or "components" not in document:
             continue
         for component in document["components"]:
+            if component.get("kind") not in ("card", "tile", "token"):
+                continue  # score sheets and boards stay as shipped (a sheet's copies are capped)
             items = component.get("items", [])
             component["items"] = [{**item, "id": f"{item['id']}-x{k}" if k else item["id"]}
                                   for k in range(times) for item in items]

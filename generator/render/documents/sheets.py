@@ -170,8 +170,8 @@ def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable
 
 
 def has_fields(blocks: list[markup.Block]) -> bool:
-    """Whether the sheet has fill-in boxes (without any, a fillable PDF would only repeat the printed one):
-    whether any table (callouts included) has a fill-in box: only then is there a fillable PDF to make."""
+    """Whether any table (callouts included) has a fill-in box: only then is there a fillable PDF to make
+    (without any, it would only repeat the printed one)."""
     for block in blocks:
         if isinstance(block, markup.Table) and any(isinstance(c, markup.Field) for row in block.rows for c in row):
             return True
