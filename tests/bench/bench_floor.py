@@ -133,11 +133,11 @@ def watch_edit(table: Table, root: Path, repeat: int) -> None:
         cpus, walls = [], []
         for _ in range(repeat):
             flip()
-            cpu, start = time.process_time(), time.perf_counter()
+            cpu, start = time.process_time() + children_cpu(), time.perf_counter()
             session.build((), options)
             walls.append(time.perf_counter() - start)
-            cpus.append(time.process_time() - cpu)
-    table.add("one-card edit inside `pnp watch`", f"{min(walls):.3f} s wall, {min(cpus):.3f} s CPU",
+            cpus.append(time.process_time() + children_cpu() - cpu)  # the forked workers' CPU too
+    table.add("one-card edit inside `pnp watch`", f"{min(walls):.3f} s wall, {min(cpus):.3f} s CPU (with workers)",
               "absolute", "≤ 0.15 s")
     cpu, wall, _ = cold([*PNP, "--root", str(root), "build"], ROOT, flip, repeat)
     table.add("one-card edit, fresh process", f"{wall:.3f} s wall, {cpu:.3f} s CPU", "absolute", "≤ 0.4 s")
