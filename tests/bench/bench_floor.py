@@ -166,10 +166,11 @@ print(json.dumps({"cpu": time.process_time() - start}))
 
 def validate_scaling(table: Table, tmp: Path, repeat: int) -> None:
     shipped = copy_project(tmp / "shipped")
+    deck = scale_deck(copy_project(tmp / "deck"), 1, BIG_GAME)  # the shipped deck's cards, tiles and tokens
     base: float | None = None
     for cards_wanted in (600, 1200, 3000, 6000):
         root = copy_project(tmp / f"v{cards_wanted}")
-        cards = scale_deck(root, max(1, round(cards_wanted / 106)), BIG_GAME)
+        cards = scale_deck(root, max(1, round(cards_wanted / deck)), BIG_GAME)
         cpu = min(json.loads(cold([PY, "-c", VALIDATE, str(root), BIG_GAME, str(shipped)], ROOT, None, 1)[2])["cpu"]
                   for _ in range(repeat))
         base = base or cpu / cards
