@@ -89,8 +89,14 @@ def document_checks(game: Game, project: Project) -> list[Check]:
 
 def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -> GameReport:
     """Every check on one game; an EngineError when the game has no working engine."""
+    from generator.readgate import ReadGate
     from generator.render.fit import layout_checks
     from generator.render.preflight import preflight_checks
+
+    if not project.gate.per_build:
+        # One validation is one pass over unchanging inputs: a layout read for the first face
+        # need not be re-checked on disk for each of the next thousand faces.
+        project = project.with_gate(ReadGate(project.root, per_build=True))
 
     engine = registry.engine(game.id)
     report = GameReport(game.id)

@@ -1,7 +1,9 @@
 """The `pnp` command: thin. It parses options, calls the library, prints.
 
 Each subcommand lives in its own module under `generator.cli`; they are
-imported lazily so that `pnp list` does not pay for ReportLab or the engines.
+imported lazily so that `pnp list` does not pay for ReportLab or the engines,
+and `pnp --help` imports none of them: it lists the commands from `SUMMARIES`
+(a test keeps that table equal to each command's own help).
 """
 
 from __future__ import annotations
@@ -12,15 +14,15 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from generator import __version__
-from generator.cli.context import Context
-from generator.engine.registry import Registry
 from generator.errors import PnpError
-from generator.project import write_error
+
+if TYPE_CHECKING:
+    from generator.engine.registry import Registry
 
 # command name -> module under generator.cli that defines a click command of that name.
 COMMANDS: dict[str, str] = {
@@ -36,6 +38,17 @@ COMMANDS: dict[str, str] = {
     "export-items": "export_items",
 }
 
+# command name -> the first paragraph of its help, for `pnp --help` without importing every command.
+SUMMARIES: dict[str, str] = {
+    "list": "The games, their components and counts.",
+    "show": "One game in detail: components, contents, player counts, design notes and decisions.",
+    "validate": "Check every deck against its game's rules: counts, deals, effects, layouts, text fit.",
+    "build": "Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.",
+    "check": "Replay the game(s) recorded in LOG and confirm every action was legal and every game complete.",
+    "simulate": "Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.",
+    "watch": "Watch data/ and templates/; validate and rebuild what changed on every save.",
+}
+
 
 class LazyGroup(click.Group):
     """Subcommands imported on first use. A command that fails to import raises (with its
@@ -46,6 +59,23 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         return self._find(name) if name in COMMANDS else None
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands section of `pnp --help`, as click writes it, from `SUMMARIES` where it can
+        (importing a command for its one line of help would cost `--help` ReportLab's import)."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            summary = SUMMARIES.get(name)
+            if summary is None:  # a command added without a summary still shows, the slow way
+                rows.append((name, self._find(name).get_short_help_str(limit)))
+            else:
+                rows.append((name, click.Command(name, help=summary).get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     @staticmethod
     def _find(name: str) -> click.Command:
@@ -73,6 +103,9 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
 
     Works on the project folder it runs in (data/, templates/, output/), or on --root.
     """
+    from generator.cli.context import Context
+    from generator.engine.registry import Registry
+
     ctx.obj = Context.create(root, quiet, ctx.obj if isinstance(ctx.obj, Registry) else None)
 
 
@@ -106,6 +139,8 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any
         click.echo("pnp: interrupted", err=True)
         sys.exit(130)
     except OSError as exc:  # a write or read the library did not name: still one line
+        from generator.project import write_error
+
         path = exc.filename if isinstance(exc.filename, str) else None
         message = str(write_error(exc, Path(path))) if path else f"{exc.strerror or exc}; check the disk and paths"
         click.echo(f"pnp: {message}", err=True)

@@ -7,6 +7,7 @@ Game-specific deal arithmetic lives in each engine package's
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def player_count_checks(game: Game) -> list[Check]:
 def id_checks(game: Game) -> list[Check]:
     """Item keys are the names of PNG files and log entries: they must be unique game-wide."""
     keys = [item.key for component in game.components for item in component.items]
-    duplicates = sorted({k for k in keys if keys.count(k) > 1})
+    duplicates = sorted(key for key, seen in Counter(keys).items() if seen > 1)
     return [Check.equal("unique item ids", "no duplicates", ", ".join(duplicates) or "no duplicates", game.location)]
 
 

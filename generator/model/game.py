@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -134,9 +135,9 @@ class Component:
     safe: float = 3.0  # mm inside the trim that text and icons keep clear of (see render.preflight)
     sheet: str = "own"  # "mixed": printed on the game's shared tokens sheet with its other small pieces
 
-    @property
+    @cached_property
     def count(self) -> int:
-        """Copies in the box, all items together."""
+        """Copies in the box, all items together (computed once: every face's layout context reads it)."""
         return sum(item.count for item in self.items)
 
     def field_spec(self, name: str) -> FieldSpec | None:

@@ -216,7 +216,8 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
                 jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
                                 functools.partial(exporter.draw, given, settings), key=key,
-                                exporter=exporter.name, paper=paper_name, subject=component.id))
+                                exporter=exporter.name, paper=paper_name, subject=component.id,
+                                pure=exporter.pure))  # with --jobs > 1, a big deck's sheets run beside its previews
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
     return jobs
@@ -436,8 +437,12 @@ class ForkedJobs:
             return
         context = multiprocessing.get_context("fork")
         count = min(parallel, len(jobs))
+        # Dealt round-robin with like jobs side by side (each subject's papers in a row), so the
+        # heavy ones spread: a game's two rulebooks go to two workers, not both to the first.
+        dealt = list(enumerate(jobs))
+        dealt.sort(key=lambda pair: (pair[1].subject, pair[1].exporter))
         for worker in range(count):
-            items = list(enumerate(jobs))[worker::count]
+            items = sorted(dealt[worker::count], key=lambda pair: pair[0])  # its share, in job order
             receive, send = context.Pipe(duplex=False)
             process = context.Process(target=_serve, args=(items, gate, send, os.getpid()), daemon=True)
             process.start()

@@ -89,6 +89,7 @@ class Exporter:
     flag: str = ""  # the `pnp build` flag that asks for it; "" when the build decides (sheets, previews)
     help: str = ""
     fixed: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # settings a preset pins
+    pure: bool = False  # only returns bytes (no build cache, no worker pool): may run in a forked worker
 
     def settings_for(self, options: Any, paper: Paper | None = None) -> Any:
         """The settings this exporter's drawing receives for one build (and paper)."""
@@ -197,7 +198,7 @@ SHEETS = "sheets"
 PREVIEW = "preview"
 
 EXPORTERS: Mapping[str, Exporter] = MappingProxyType({e.name: e for e in (
-    Exporter(SHEETS, "", PrintSheetOptions, _sheets, per_paper=True),
+    Exporter(SHEETS, "", PrintSheetOptions, _sheets, per_paper=True, pure=True),
     Exporter("png", "png", PngSettings, _png, flag="--png",
              help="Also export every face as a 300 dpi PNG (with bleed)."),
     Exporter("tts", "tts", TtsSettings, _tts, flag="--tts", help="Also export Tabletop Simulator deck sheets."),

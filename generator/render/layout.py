@@ -78,6 +78,7 @@ TYPE_KEYS: dict[str, dict[str, str]] = {
               "font": "font", "size": "num", "colour": "colour", "fill": "colour", "stroke": "colour",
               "stroke_width": "num"},
 }
+ALLOWED_KEYS: dict[str, dict[str, str]] = {kind: {**COMMON_KEYS, **keys} for kind, keys in TYPE_KEYS.items()}
 DEFAULTS: dict[str, Any] = {
     "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
     "bleed": False, "mirror": False, "frame": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
@@ -386,7 +387,7 @@ class LayoutLibrary:
         if when is not None and not _run(when, context, f"element '{element.name}' when", item):
             return None
         kind = element.values["type"].raw
-        allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
+        allowed = ALLOWED_KEYS[kind]
         props = []
         for key, value in element.values.items():
             if key in ("name", "type", "when", "rows", "cols"):
@@ -433,16 +434,18 @@ def face_context(game: Game, component: Component, item: Item, fields: Mapping[s
 
 
 def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
-    from jinja2 import TemplateError
-
     try:
         if hasattr(value.template, "render"):
             return value.template.render(context)
         return value.template(**context)
-    except TemplateError as exc:
-        raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
-    except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError) as exc:
-        raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
+    except Exception as exc:  # jinja2 is imported here, not per call: a face runs dozens of expressions
+        from jinja2 import TemplateError
+
+        if isinstance(exc, TemplateError):
+            raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
+        if isinstance(exc, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)):
+            raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
+        raise
 
 
 def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item: Item | None = None) -> Any:

@@ -75,10 +75,16 @@ class FieldReads:
     """Item field values a job read: fact -> digest of the value (or of its absence)."""
 
     def __init__(self) -> None:
-        self.facts: dict[str, str] = {}
+        # (component, item, side, key) -> the value read; named and digested once, in `snapshot`
+        # (a template reads the same field many times, and a read must stay cheap).
+        self._values: dict[tuple[str, str, str, str], Any] = {}
 
     def note(self, component: str, item: str, side: str, key: str, value: Any) -> None:
-        self.facts[json.dumps([component, item, side, key])] = _value_digest(value)
+        self._values[(component, item, side, key)] = value
+
+    @property
+    def facts(self) -> dict[str, str]:
+        return {json.dumps(list(where)): _value_digest(value) for where, value in self._values.items()}
 
     def snapshot(self) -> dict[str, str]:
         return dict(sorted(self.facts.items()))

@@ -26,6 +26,7 @@ from typing import Any
 
 from jinja2 import Template, nodes
 from jinja2.runtime import Context
+from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
@@ -140,7 +141,14 @@ class LimitedTemplate(Template):
                     locals: Any = None) -> Context:
         if not shared and vars is not None:  # a render or an expression; includes share the caller's budget
             _BUDGET.set(_Budget())
-        return super().new_context(vars, shared, locals)
+        # Jinja copies the template's globals (a ChainMap over the environment's) into every
+        # context, twice; a ChainMap iterates slowly, and a card face runs dozens of expressions.
+        # A flat copy, made once per template, holds the same names: Jinja's globals may not
+        # change once templates are loaded.
+        flat = self.__dict__.get("_flat_globals")
+        if flat is None:
+            flat = self.__dict__["_flat_globals"] = dict(self.globals)
+        return runtime_new_context(self.environment, self.name, self.blocks, vars, shared, flat, locals)
 
 
 class LimitedEnvironment(ImmutableSandboxedEnvironment):

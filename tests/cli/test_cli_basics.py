@@ -62,3 +62,27 @@ def test_unknown_game_and_bad_root(tmp_path: Path, project: Project) -> None:
     assert result.stderr.startswith("pnp: unknown game 'treasure-island' (games: counterattack")
     missing = run_pnp("--root", str(tmp_path / "nowhere"), "list", cwd=project.root)
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
+
+
+def test_help_summaries_are_each_commands_own_first_line() -> None:
+    """`pnp --help` lists commands from SUMMARIES; each must say what the command's own help says."""
+    import click
+
+    from generator.cli import COMMANDS, SUMMARIES, LazyGroup
+
+    assert set(SUMMARIES) == set(COMMANDS)
+    for name in COMMANDS:
+        command = LazyGroup._find(name)
+        for limit in (40, 60, 80, 200):
+            listed = click.Command(name, help=SUMMARIES[name]).get_short_help_str(limit)
+            assert listed == command.get_short_help_str(limit), name
+
+
+def test_help_imports_no_command_and_no_reportlab(tmp_path: Path) -> None:
+    """`pnp --help` costs little more than importing click: no subcommand, engine or ReportLab is loaded."""
+    probe = ("import sys\nfrom generator.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('reportlab', 'generator.cli.', 'generator.engine', "
+             "'generator.render', 'jinja2', 'PIL'))))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert "Commands:" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "[]"

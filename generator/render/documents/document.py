@@ -2,7 +2,7 @@
 
 `invariant=1` fixes the creation date and document id, so the same inputs give
 byte-identical PDFs. Building twice (multiBuild) lets the table of contents
-learn its page numbers.
+learn its page numbers; seeding it with its entries first keeps that to two passes.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.render.documents.flowables import HeadingPara
 from generator.render.documents.styles import Styles
@@ -61,5 +62,24 @@ def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: 
     """Lay out and render; runs twice when there is a table of contents to fill."""
     buffer = io.BytesIO()
     doc = Document(buffer, pagesize, margin, title, styles, footer, links=links)
-    doc.multiBuild(list(flowables), canvasmaker=canvasmaker)
+    story = list(flowables)
+    seed_contents(story, links)
+    doc.multiBuild(story, canvasmaker=canvasmaker)
     return buffer.getvalue()
+
+
+def seed_contents(story: list[Flowable], links: bool) -> None:
+    """Give each table of contents its entries before the first pass, page numbers unknown (0).
+
+    Unseeded, the first pass lays out a one-line placeholder, so every page after it
+    can move and multiBuild needs a third pass. Seeded, the first pass already has the
+    final layout (an entry's height does not depend on its page number, which is drawn
+    in the space the entry's last line leaves): the second pass draws the numbers and
+    is the last. The seed is only a hint: multiBuild still runs until the entries it
+    collects equal the ones it drew, so the bytes are those of an unseeded build.
+    """
+    entries = [(f.toc_level - 1, f.toc_text, 0, f.toc_key if links else None)
+               for f in story if isinstance(f, HeadingPara) and f.toc_level <= 2]
+    for flowable in story:
+        if isinstance(flowable, TableOfContents):
+            flowable._entries = list(entries)

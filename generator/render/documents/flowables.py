@@ -6,6 +6,8 @@ pictures, the styles, whether fill-in boxes become AcroForm fields).
 
 from __future__ import annotations
 
+import dataclasses
+import fnmatch
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
@@ -50,12 +52,18 @@ FONT = ("FONTNAME", (0, 0), (-1, -1), "Sans")
 
 
 class FieldBox(Flowable):
-    """A fill-in box: a ruled box on paper, an AcroForm text field in the fillable PDF."""
+    """A fill-in box: a ruled box on paper, an AcroForm text field in the fillable PDF.
 
-    def __init__(self, name: str, fillable: bool, height: float, colour: colors.Color, tooltip: str = ""):
+    A totals box (`sums` names the fields it adds up) gets a calculate action, so viewers
+    that run form scripts fill it in as the player types; it stays editable for those that do not.
+    """
+
+    def __init__(self, name: str, fillable: bool, height: float, colour: colors.Color, tooltip: str = "",
+                 sums: tuple[str, ...] = ()):
         super().__init__()
         self.name, self.fillable, self.box_height, self.colour = name, fillable, height, colour
         self.tooltip = tooltip or name  # what a form viewer shows on hover: row and column, in words
+        self.sums = sums
         self.width = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
@@ -65,16 +73,63 @@ class FieldBox(Flowable):
     def draw(self) -> None:
         canvas = self.canv
         if self.fillable:
-            canvas.acroForm.textfield(
-                name=self.name, tooltip=self.tooltip, x=0, y=0, width=self.width, height=self.box_height,
-                relative=True, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
-                textColor=colors.black, fontSize=0, maxlen=40,
-            )
+            x, y = canvas.absolutePosition(0, 0)
+            field = FormField(self.name, self.tooltip, x, y, self.width, self.box_height, self.colour, self.sums)
+            field.add_to(canvas)
+            record = getattr(canvas, "record_field", None)  # a stamping canvas repeats the page's fields
+            if record is not None:
+                record(field)
         else:
             canvas.setStrokeColor(self.colour)
             canvas.setLineWidth(0.6)
             canvas.setFillColor(colors.white)
             canvas.rect(0, 0, self.width, self.box_height, stroke=1, fill=1)
+
+
+@dataclass(frozen=True)
+class FormField:
+    """One AcroForm text field as placed on a page (absolute position): enough to place it again."""
+
+    name: str
+    tooltip: str
+    x: float
+    y: float
+    width: float
+    height: float
+    colour: colors.Color
+    sums: tuple[str, ...] = ()
+
+    def add_to(self, canvas: Any) -> None:
+        canvas.acroForm.textfield(
+            name=self.name, tooltip=self.tooltip, x=self.x, y=self.y, width=self.width, height=self.height,
+            relative=False, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
+            textColor=colors.black, fontSize=0, maxlen=40,
+        )
+        if self.sums:
+            _calculate(canvas, self.sums)
+
+    def renamed(self, old_prefix: str, new_prefix: str) -> FormField:
+        """The same field for another copy of the sheet: its name and its summands' names re-prefixed."""
+        def swap(name: str) -> str:
+            return new_prefix + name[len(old_prefix):] if name.startswith(old_prefix) else name
+
+        return dataclasses.replace(self, name=swap(self.name), sums=tuple(swap(n) for n in self.sums))
+
+
+def _calculate(canvas: Any, summands: tuple[str, ...]) -> None:
+    """Make the field just added a sum of `summands`: an /AA /C JavaScript action (Acrobat's
+    AFSimple_Calculate, which pdf.js and other script-running viewers share), listed in the
+    form's /CO calculation order (document order: a total's summands come above it)."""
+    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+
+    form = canvas.acroForm
+    ref = form.fields[-1]
+    widget = canvas._doc.idToObject[ref.name]
+    names = ", ".join(f'"{name}"' for name in summands)  # field names are [A-Za-z0-9_-] only
+    script = PDFString(f"AFSimple_Calculate(\"SUM\", new Array({names}));")
+    widget.dict["AA"] = PDFDictionary({"C": PDFDictionary({"S": PDFName("JavaScript"), "JS": script})})
+    order = form.extras.setdefault("CO", PDFArray([]))
+    order.sequence.append(ref)
 
 
 class Slot(Flowable):
@@ -223,6 +278,7 @@ class Builder:
     _headings: int = 0
     _after_title: bool = False
     seen_fields: set[str] = dc_field(default_factory=set)
+    field_names: dict[str, str] = dc_field(default_factory=dict)  # as the template names them -> PDF name
 
     def flowables(self, blocks: list[markup.Block]) -> list[Flowable]:
         out: list[Flowable] = []
@@ -320,6 +376,17 @@ class Builder:
         self.seen_fields.add(full)
         return full
 
+    def summands(self, cell: markup.Field, line: int) -> tuple[str, ...]:
+        """The PDF names of the boxes above that a totals box adds up (none for a plain box)."""
+        if not cell.sums:
+            return ()
+        found = tuple(full for name, full in self.field_names.items() if fnmatch.fnmatchcase(name, cell.sums))
+        if not found:
+            raise DataError(f"totals box [[{cell.name} = {cell.sums}]] adds up no box above it; the pattern "
+                            "must match the names of boxes written before it (* stands for any part)",
+                            Location(self.file, line))
+        return found
+
     def table(self, block: markup.Table) -> Flowable:
         s = self.styles
         rows: list[list[Any]] = []
@@ -333,8 +400,10 @@ class Builder:
                         tip = " / ".join(markup.plain(t) for t in (row[0], head[c]) if isinstance(t, str) and t.strip())
                     else:  # named by the words just before it in its row
                         tip = next((markup.plain(t) for t in reversed(row[:c]) if isinstance(t, str) and t.strip()), "")
-                    cells.append(FieldBox(self.field_name(cell.name), self.fillable, box_height,
-                                          s.palette.primary, tip))
+                    sums = self.summands(cell, block.line)
+                    name = self.field_name(cell.name)
+                    self.field_names.setdefault(cell.name, name)
+                    cells.append(FieldBox(name, self.fillable, box_height, s.palette.primary, tip, sums))
                 else:
                     style = s.head_cell if (block.header and r == 0) else s.cell
                     cells.append(Paragraph(markup.inline_to_para(cell), style))
@@ -361,7 +430,8 @@ class Builder:
     def callout(self, block: markup.Callout) -> Flowable:
         s = self.styles
         inner = Builder(self.game, self.project, s, self.file, self.fillable, False, self.field_prefix,
-                        self.width - 16, guard_headings=False, seen_fields=self.seen_fields)
+                        self.width - 16, guard_headings=False, seen_fields=self.seen_fields,
+                        field_names=self.field_names)
         content = inner.flowables(list(block.blocks))
         box = Table([[content]], colWidths=[self.width - 4], hAlign="LEFT")
         box.setStyle(TableStyle([

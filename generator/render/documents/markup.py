@@ -10,6 +10,7 @@ mistake can be reported at its template line:
     > **Example** ...        a callout box (its lines are parsed as blocks)
     ![caption](component/item)   card pictures; several on one line form a row
     [[name]]                 a table cell that is a fill-in box (score sheets)
+    [[name = pattern]]       a totals box: sums the boxes above it whose names match (* any part)
     ::: pagebreak   ::: toc   ::: spacer MM   ::: nextpanel
     ::: slot COMPONENT [sideways] caption   a real-size outline to lay a pile of that component on
     ::: scene W H caption    a drawing of the table W x H mm, from the `+ ...` lines right under it:
@@ -37,7 +38,7 @@ HEADING_RE = re.compile(r"^(#{1,4})\s+(.*)$")
 BULLET_RE = re.compile(r"^[-*]\s+(.*)$")
 NUMBER_RE = re.compile(r"^(\d+)[.)]\s+(.*)$")
 IMAGE_RE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)(?:\s+(front|back))?\)")
-FIELD_RE = re.compile(r"^\[\[\s*([A-Za-z0-9_. -]*?)\s*\]\]$")
+FIELD_RE = re.compile(r"^\[\[\s*([A-Za-z0-9_. -]*?)\s*(?:=\s*([A-Za-z0-9_.* -]+?)\s*)?\]\]$")
 DIRECTIVES = ("pagebreak", "toc", "spacer", "nextpanel", "slot", "scene", "landscape", "copies", "frame", "panels")
 # Settings a sheet template gives once, before any content; they shape the page, not the flow.
 SETTINGS = ("landscape", "copies", "frame", "panels")
@@ -85,9 +86,11 @@ class ListBlock:
 
 @dataclass(frozen=True)
 class Field:
-    """A fill-in box; `name` may be empty (the renderer numbers it)."""
+    """A fill-in box; `name` may be empty (the renderer numbers it). A totals box has `sums`:
+    a pattern (`*` stands for any part) naming the boxes above it that it adds up."""
 
     name: str
+    sums: str = ""
 
 
 @dataclass(frozen=True)
@@ -372,7 +375,7 @@ def _table(reader: _Reader) -> Table:
         for cell in cells:
             m = FIELD_RE.match(cell)
             if m:
-                row.append(Field(m.group(1)))
+                row.append(Field(m.group(1), m.group(2) or ""))
             else:
                 check_inline(cell, reader, line)
                 row.append(cell)

@@ -14,9 +14,12 @@ sheet and AcroForm text fields in the `-fillable` PDF.
 
 from __future__ import annotations
 
+import copy
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -27,7 +30,7 @@ from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.booklet import repeat_canvas
-from generator.render.documents.flowables import Builder
+from generator.render.documents.flowables import Builder, FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
 
@@ -130,9 +133,13 @@ def _page_and_box(settings: SheetSettings, game: Game, paper: str, where: Locati
     return (width, height), ((width - w) / 2, (height - h) / 2, w, h)
 
 
-def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable: bool) -> bytes:
-    """One sheet template as PDF bytes; `fillable` turns its boxes into form fields."""
-    display, blocks = parse_template(template, game, project)
+def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable: bool, stamp: bool = True,
+              parsed: tuple[str, list[markup.Block]] | None = None) -> bytes:
+    """One sheet template as PDF bytes; `fillable` turns its boxes into form fields.
+
+    `parsed` is the template already rendered and parsed (`parse_template`), when the caller has it.
+    """
+    display, blocks = parsed or parse_template(template, game, project)
     settings, body = split_settings(blocks, display)
     where = Location(display, 1)
     pagesize, box = _page_and_box(settings, game, paper, where)
@@ -142,17 +149,77 @@ def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable
                         cut_marks=settings.frame is not None)
     flowables: list[Flowable] = []
     seen: set[str] = set()
-    # Printed copies are identical: lay out one and repeat its pages. Fillable copies differ (field names).
-    repeat = 1 if fillable else settings.copies
-    for copy in range(settings.copies // repeat):
+    # Printed copies are identical: lay out one and repeat its pages as forms. Fillable copies differ
+    # only in their fields' names: lay out one and stamp its pages again with renamed fields (the
+    # same bytes as laying out every copy, which `stamp=False` still does, for the test that says so).
+    canvasmaker: Any = Canvas
+    laid_out = settings.copies
+    if settings.copies > 1 and not fillable:
+        canvasmaker, laid_out = repeat_canvas(settings.copies), 1
+    elif settings.copies > 1 and stamp:
+        canvasmaker, laid_out = stamp_canvas(settings.copies), 1
+    for index in range(laid_out):
         builder = Builder(game, project, styles, display, fillable=fillable, outline=False,
-                          field_prefix=f"sheet{copy + 1}-" if settings.copies > 1 else "", seen_fields=seen)
+                          field_prefix=f"sheet{index + 1}-" if settings.copies > 1 else "", seen_fields=seen)
         builder.width = doc.frame_width
-        if copy:
+        if index:
             flowables.append(PageBreak())
         flowables.extend(builder.flowables(body))
-    doc.build(flowables, canvasmaker=repeat_canvas(repeat) if repeat > 1 else Canvas)
+    doc.build(flowables, canvasmaker=canvasmaker)
     return buffer.getvalue()
+
+
+def has_fields(blocks: list[markup.Block]) -> bool:
+    """Whether any table (callouts included) has a fill-in box: only then is there a fillable PDF to make
+    (without any, it would only repeat the printed one)."""
+    for block in blocks:
+        if isinstance(block, markup.Table) and any(isinstance(c, markup.Field) for row in block.rows for c in row):
+            return True
+        if isinstance(block, markup.Callout) and has_fields(list(block.blocks)):
+            return True
+    return False
+
+
+class StampCanvas(Canvas):
+    """Draws the first copy of a fillable sheet as usual, remembering each page's drawing and fields;
+    on save, emits the other copies page by page with the same drawing and the fields renamed
+    (`sheet1-` becomes `sheetN-`), in the order laying each copy out would have made them."""
+
+    copies: int = 1
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        self._pages: list[tuple[dict[str, Any], list[FormField]]] = []
+        self._fields: list[FormField] = []
+        super().__init__(*args, **kw)
+
+    def record_field(self, field: FormField) -> None:
+        self._fields.append(field)
+
+    def showPage(self) -> None:
+        state = {name: copy.copy(getattr(self, name)) for name in _PAGE_STATE}
+        self._pages.append((state, self._fields))
+        self._fields = []
+        super().showPage()
+
+    def save(self) -> None:
+        for number in range(2, self.copies + 1):
+            for state, fields in self._pages:
+                for name, value in state.items():
+                    setattr(self, name, copy.copy(value))
+                for field in fields:
+                    field.renamed("sheet1-", f"sheet{number}-").add_to(self)
+                Canvas.showPage(self)
+        Canvas.save(self)
+
+
+# What a page accumulates besides its fields (see Canvas._restartAccumulators): restored per stamped page.
+_PAGE_STATE = ("_code", "_psCommandsBeforePage", "_psCommandsAfterPage", "_currentPageHasImages", "_formsinuse",
+               "_formData", "_colorsUsed", "_shadingUsed")
+
+
+def stamp_canvas(copies: int) -> Callable[..., StampCanvas]:
+    """A canvas class that stamps `copies` copies of a fillable sheet, for Platypus's `canvasmaker`."""
+    return type("StampCanvasFor", (StampCanvas,), {"copies": copies})
 
 
 def sheet_name(template: Path) -> str:
