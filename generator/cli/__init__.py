@@ -47,6 +47,9 @@ SUMMARIES: dict[str, str] = {
     "check": "Replay the game(s) recorded in LOG and confirm every action was legal and every game complete.",
     "simulate": "Play GAME many times with bots and report win rates (95% Wilson intervals), scores and lengths.",
     "watch": "Watch data/ and templates/; validate and rebuild what changed on every save.",
+    "serve": "Serve output/ with the gallery on http://127.0.0.1:8000/, rebuilding on every save.",
+    "export-items": "Write a component's items as CSV: one row per item, one column per field.",
+    "sweep": "Simulate GAME at every combination of the --vary values and report the chosen metrics.",
 }
 
 

@@ -25,4 +25,4 @@ def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> Non
         assert {"counterattack port a4", "counterattack rules a4"} <= set(result.summary.ran)
         made[jobs] = outputs(project.root)
     assert made[1] == made[2]
-    assert any(name.endswith("-port-a4.pdf") for name in made[1]) and len(made[1]) > 10
+    assert any(name.endswith("-port-a4-duplex-long.pdf") for name in made[1]) and len(made[1]) > 10
