@@ -4,8 +4,9 @@ from generator.engine.all_hands.bots import HeuristicBot
 from generator.engine.all_hands.checks import composition_checks
 from generator.engine.all_hands.rules import AllHandsRules
 from generator.engine.base import RandomBot
+from generator.engine.search import SearchBot
 
 RULES = AllHandsRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

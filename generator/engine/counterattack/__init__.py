@@ -4,8 +4,9 @@ from generator.engine.base import RandomBot
 from generator.engine.counterattack.bots import HeuristicBot, PlannerBot
 from generator.engine.counterattack.checks import composition_checks
 from generator.engine.counterattack.rules import CounterattackRules
+from generator.engine.search import SearchBot
 
 RULES = CounterattackRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "planner": PlannerBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot, "planner": PlannerBot}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

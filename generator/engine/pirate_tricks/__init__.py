@@ -4,8 +4,9 @@ from generator.engine.base import RandomBot
 from generator.engine.pirate_tricks.bots import HeuristicBot
 from generator.engine.pirate_tricks.checks import composition_checks
 from generator.engine.pirate_tricks.rules import PirateTricksRules
+from generator.engine.search import SearchBot
 
 RULES = PirateTricksRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

@@ -20,10 +20,11 @@ Rule readings where the seed text is ambiguous (also `designed:` in the data):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State, shuffled
 from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.actions import ActionSpace
 from generator.engine.pirate_tricks.config import PirateTricksConfig
@@ -497,7 +498,7 @@ class PirateTricksState(State):
 
     # -- observation -------------------------------------------------------------
     def observation(self, player: int) -> Mapping[str, Any]:
-        return LazyObservation(self._observe, player)
+        return LazyObservation(self._observe, player, self.information_set(player))
 
     def _observe(self, player: int) -> dict[str, Any]:
         t = self.t
@@ -593,6 +594,71 @@ class PirateTricksState(State):
         new.trick_cards = self.trick_cards[:]
         new.trick_winners = self.trick_winners[:]
         new.captured = [c[:] for c in self.captured]
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> PirateTricksState:
+        """Redraw what `seat` cannot see: the others' hands and ditched cards (keeping the face-up row
+        cards they won and the cards they laid out for recruitment), the face-down cards of unclaimed
+        rows, sealed bids and tie cards not yet revealed, and every later round's cards.
+
+        Unseen cards are gathered in card order, shuffled, and handed out in a fixed order of places,
+        so the sample depends only on what the seat sees. (Voids shown by not following suit in
+        earlier tricks are not kept: the observation does not show who played what.)
+        """
+        new = self.copy()
+        if self.phase == OVER:
+            return new
+        t, p = self.t, self.players
+        owner = self.owner
+        up = t.row_up
+        others = [s for s in range(p) if s != seat]
+        laid = {s: set(self._shown(s)) for s in others} if self.phase == PLAY else {s: set() for s in others}
+        known: dict[int, tuple[list[int], list[int]]] = {}   # per rival: (surely in hand, in hand or ditched)
+        pool: list[int] = []
+        for s in others:
+            mine = (HAND + s, DITCHED + s)
+            in_hand = sorted(c for c in laid[s] if owner[c] == HAND + s)
+            won_up = sorted(c for r, row in enumerate(self.rows) if self.row_owner[r] == s
+                            for c in row[:up] if owner[c] in mine and c not in laid[s])
+            known[s] = (in_hand, won_up)
+            kept = set(in_hand) | set(won_up)
+            pool += [c for c in self.hands[s] + self.ditched[s] if c not in kept]
+        for r, row in enumerate(self.rows):
+            if self.row_owner[r] < 0:
+                pool += row[up:]
+        pool.sort()
+        fresh = iter([pool[i] for i in shuffled(len(pool), rng)])
+        for r, row in enumerate(self.rows):
+            if self.row_owner[r] < 0:
+                new.rows[r] = row[:up] + [next(fresh) for _ in row[up:]]
+                for c in new.rows[r][up:]:
+                    new.owner[c] = ROW + r
+        for s in others:
+            in_hand, won_up = known[s]
+            size, ditch = len(self.hands[s]), len(self.ditched[s])
+            hand = (in_hand + won_up)[:size]
+            ditched = (in_hand + won_up)[size:]
+            hand += [next(fresh) for _ in range(size - len(hand))]
+            ditched += [next(fresh) for _ in range(ditch - len(ditched))]
+            new.hands[s] = sorted(hand)
+            new.ditched[s] = ditched
+            for c in hand:
+                new.owner[c] = HAND + s
+            for c in ditched:
+                new.owner[c] = DITCHED + s
+            if self.phase == PLAY:
+                new.shown[s] = sorted(laid[s])
+            if self.phase == TIE and s in self.tied and self.tie_cards[s] >= 0:
+                new.tie_cards[s] = new.hands[s][rng.randrange(size)]
+            if self.phase == BID and s in self.bidders and self.bids[s] >= 0:
+                new.bids[s] = rng.randint(0, min(self.loon[s], self.sp.max_bid))
+        crew = t.in_play[p]
+        new.crew_orders = [*self.crew_orders[:self.round + 1],
+                           *([crew[i] for i in shuffled(len(crew), rng)] for _ in self.crew_orders[self.round + 1:])]
+        per = t.per_round
+        new.rec_order = _redraw_rest(self.rec_order, (self.round + 1) * per["recruitment"], rng)
+        new.cap_order = _redraw_rest(self.cap_order, (self.round + 1) * per["capture"], rng)
+        new.tre_order = _redraw_rest(self.tre_order, (self.round + 1) * per["treasure"], rng)
         return new
 
     # -- checks ------------------------------------------------------------------------
@@ -694,3 +760,9 @@ class PirateTricksState(State):
         out["spread"] = float(max(self.loon) - min(self.loon))
         out["shared_victory"] = float(sum(1 for x in self.loon if x == max(self.loon)) > 1)
         return out
+
+
+def _redraw_rest(order: list[int], seen: int, rng: random.Random) -> list[int]:
+    """A score deck whose first `seen` cards are known and whose rest is shuffled anew."""
+    rest = sorted(order[seen:])
+    return order[:seen] + [rest[i] for i in shuffled(len(rest), rng)]

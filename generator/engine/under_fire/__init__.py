@@ -1,11 +1,12 @@
 """Pirates Under Fire (seed 002): a two-player duel of ship tiles on facing seas."""
 
 from generator.engine.base import RandomBot
+from generator.engine.search import SearchBot
 from generator.engine.under_fire.bots import HeuristicBot
 from generator.engine.under_fire.checks import composition_checks
 from generator.engine.under_fire.rules import UnderFireRules
 
 RULES = UnderFireRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

@@ -1,0 +1,130 @@
+"""A general search bot for every game: single-observer information-set Monte-Carlo tree search.
+
+It knows no game. Each iteration asks the seat's information set for one full
+state consistent with what the seat sees (`State.determinize`), walks one
+shared tree with UCB (counting, per action, how often it was available, so
+actions legal only in some samples are judged fairly), adds one node, plays
+the rest at random, and credits every node with the payoff of the seat that
+moved into it. After a fixed number of iterations (a budget in work, not
+time, so a seed gives the same game on any machine) it plays the most visited
+action.
+
+Its only inputs are the observation's information set, the legal actions and
+its own seeded rng: hidden cards never reach it except through samples that
+depend on nothing the seat cannot see.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from generator.engine.base import Bot, Result, State, information_of
+from generator.errors import UsageError
+
+WIN_WEIGHT = 0.8  # payoff = 0.8 x share of the victory + 0.2 x how the seat's score compares
+
+
+class Node:
+    """One action's statistics below a node of the shared tree."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # the seat that played the action leading here
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        self.children: dict[int, Node] = {}
+
+
+def payoffs(result: Result, players: int) -> list[float]:
+    """Each seat's payoff in [0, 1]: mostly its share of the victory, a little its score against the table.
+
+    The score part gives the search a gradient where victories are rare (a cooperative loss still
+    differs by ports taken) and separates close games; it is relative where scores differ and
+    squashed where they are all equal (cooperative games).
+    """
+    scores = result.scores
+    share = 1.0 / len(result.winners) if result.winners else 0.0
+    high, low = max(scores), min(scores)
+    out = []
+    for seat in range(players):
+        won = share if seat in result.winners else 0.0
+        s = scores[seat]
+        if high > low:
+            relative = (s - low) / (high - low)
+        else:
+            relative = 0.5 + 0.5 * s / (abs(s) + 1.0)
+        out.append(WIN_WEIGHT * won + (1.0 - WIN_WEIGHT) * relative)
+    return out
+
+
+class SearchBot(Bot):
+    """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision."""
+
+    name = "search"
+    iterations: ClassVar[int] = 200
+    exploration: ClassVar[float] = 0.7
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        info = information_of(observation)
+        if info is None:
+            raise UsageError("the search bot needs an observation that carries the seat's information set "
+                             "(State.information_set): this game's observation() does not attach one")
+        rng = self.rng
+        root = Node(-1)
+        for _ in range(self.iterations):
+            self._iterate(root, info.sample(rng), rng)
+        children = root.children
+        return self.pick_best([a for a in legal if a in children] or legal,
+                              lambda a: children[a].visits if a in children else 0)
+
+    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+        node = root
+        path: list[Node] = []
+        c = self.exploration
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            mover = state.current_player()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                if a in children:
+                    children[a].available += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = children[action] = Node(mover)
+                child.available = 1
+                state.apply_action(action)
+                path.append(child)
+                break
+            action = self._select(children, legal, c, rng)
+            state.apply_action(action)
+            node = children[action]
+            path.append(node)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        values = payoffs(state.result(), state.players)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += values[visited.mover]
+
+    @staticmethod
+    def _select(children: dict[int, Node], legal: Sequence[int], c: float, rng: random.Random) -> int:
+        """UCB over the actions legal in this sample, exploring by availability rather than parent visits."""
+        best: list[int] = []
+        top = -math.inf
+        for a in legal:
+            child = children[a]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > top:
+                best, top = [a], value
+            elif value == top:
+                best.append(a)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
