@@ -289,3 +289,36 @@ class LazyObservation(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"LazyObservation({self._get()!r})"
+
+
+class KeyedObservation(Mapping[str, Any]):
+    """A read-only observation whose entries are each worked out on first read, from a table of
+    `key -> field(state, seat)`: a bot that reads five entries of thirty pays for five.
+
+    It reads the live game, so (like `LazyObservation`) it is valid while the bot chooses.
+    """
+
+    __slots__ = ("_fields", "_seat", "_state", "_values", "information")
+
+    def __init__(self, fields: Mapping[str, Callable[[Any, int], Any]], state: Any, seat: int,
+                 information: InformationSet | None = None) -> None:
+        self._fields = fields
+        self._state = state
+        self._seat = seat
+        self._values: dict[str, Any] = {}
+        self.information = information  # the seat's information set, for search bots
+
+    def __getitem__(self, key: str) -> Any:
+        values = self._values
+        if key not in values:
+            values[key] = self._fields[key](self._state, self._seat)
+        return values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __repr__(self) -> str:
+        return f"KeyedObservation({dict(self)!r})"

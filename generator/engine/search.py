@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from generator.engine.base import Bot, Result, State, information_of
 from generator.errors import UsageError
 
-WIN_WEIGHT = 0.8  # payoff = 0.8 x share of the victory + 0.2 x how the seat's score compares
+WIN_WEIGHT = 0.5  # payoff = half the share of the victory + half the score margin
 
 
 class Node:
@@ -41,24 +41,25 @@ class Node:
 
 
 def payoffs(result: Result, players: int) -> list[float]:
-    """Each seat's payoff in [0, 1]: mostly its share of the victory, a little its score against the table.
+    """Each seat's payoff in [0, 1]: half its share of the victory, half its score margin over the others.
 
-    The score part gives the search a gradient where victories are rare (a cooperative loss still
-    differs by ports taken) and separates close games; it is relative where scores differ and
-    squashed where they are all equal (cooperative games).
+    The margin (squashed, and measured in tenths of the table's typical score, so it means the same in
+    any game) gives random play-outs a gradient: a narrow loss is better than a rout, a cooperative
+    loss still counts the ports taken. Where every seat scores the same, the score itself counts.
     """
     scores = result.scores
     share = 1.0 / len(result.winners) if result.winners else 0.0
-    high, low = max(scores), min(scores)
+    scale = 0.1 * max(1.0, sum(abs(s) for s in scores) / players)
     out = []
     for seat in range(players):
         won = share if seat in result.winners else 0.0
         s = scores[seat]
-        if high > low:
-            relative = (s - low) / (high - low)
+        if players > 1 and max(scores) != min(scores):
+            others = (sum(scores) - s) / (players - 1)
+            margin = 0.5 + 0.5 * math.tanh((s - others) / scale)
         else:
-            relative = 0.5 + 0.5 * s / (abs(s) + 1.0)
-        out.append(WIN_WEIGHT * won + (1.0 - WIN_WEIGHT) * relative)
+            margin = 0.5 + 0.5 * s / (abs(s) + 1.0)
+        out.append(WIN_WEIGHT * won + (1.0 - WIN_WEIGHT) * margin)
     return out
 
 
