@@ -64,11 +64,30 @@ def payoffs(result: Result, players: int) -> list[float]:
 
 
 class SearchBot(Bot):
-    """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision."""
+    """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision.
+
+    An engine may lend it a bot (`guided`): as a prior, that bot's choice for the real observation
+    starts with `prior_visits` virtual play-outs worth `prior_value`, so the search departs from it
+    only for a move its samples keep preferring (prior knowledge in UCT, Gelly & Silver 2007); as
+    `playout`, it plays the play-outs in every seat, from each sampled seat's own observation.
+    Without either, moves are found from random play-outs alone.
+    """
 
     name = "search"
     iterations: ClassVar[int] = 200
     exploration: ClassVar[float] = 0.7
+    prior: ClassVar[type[Bot] | None] = None
+    prior_visits: ClassVar[int] = 10
+    prior_value: ClassVar[float] = 0.6
+    playout: ClassVar[type[Bot] | None] = None
+
+    @classmethod
+    def guided(cls, prior: type[Bot] | None = None, playout: type[Bot] | None = None,
+               iterations: int | None = None) -> type[SearchBot]:
+        """A search bot with a prior bot, play-out bot and budget of its own."""
+        budget = cls.iterations if iterations is None else iterations
+        return type("GuidedSearchBot", (cls,), {"prior": prior, "playout": playout, "iterations": budget,
+                                                "__doc__": cls.__doc__})
 
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
         if len(legal) == 1:
@@ -79,13 +98,19 @@ class SearchBot(Bot):
                              "(State.information_set): this game's observation() does not attach one")
         rng = self.rng
         root = Node(-1)
+        if self.prior is not None:
+            hint = self.prior(self.rules, self.seat, rng).choose(observation, legal)
+            child = root.children[hint] = Node(info.seat)
+            child.visits = child.available = self.prior_visits
+            child.reward = self.prior_visits * self.prior_value
+        playout_bots: dict[int, Bot] = {}  # made on first need, kept for this decision
         for _ in range(self.iterations):
-            self._iterate(root, info.sample(rng), rng)
+            self._iterate(root, info.sample(rng), rng, playout_bots)
         children = root.children
         return self.pick_best([a for a in legal if a in children] or legal,
                               lambda a: children[a].visits if a in children else 0)
 
-    def _iterate(self, root: Node, state: State, rng: random.Random) -> None:
+    def _iterate(self, root: Node, state: State, rng: random.Random, playout_bots: dict[int, Bot]) -> None:
         node = root
         path: list[Node] = []
         c = self.exploration
@@ -108,9 +133,17 @@ class SearchBot(Bot):
             state.apply_action(action)
             node = children[action]
             path.append(node)
+        playout = self.playout
         while not state.is_terminal():
             legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+            if playout is None or len(legal) == 1:
+                state.apply_action(legal[rng.randrange(len(legal))])
+                continue
+            mover = state.current_player()
+            bot = playout_bots.get(mover)
+            if bot is None:
+                bot = playout_bots[mover] = playout(self.rules, mover, rng)
+            state.apply_action(bot.choose(state.observation(mover), legal))
         values = payoffs(state.result(), state.players)
         for visited in path:
             visited.visits += 1

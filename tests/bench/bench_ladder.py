@@ -46,33 +46,43 @@ def interval(wins: int, games: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=40, help="games per pairing")
-    parser.add_argument("--iterations", type=int, default=100, help="search budget per decision")
+    parser.add_argument("--games", type=int, default=20, help="games per pairing with the search bot")
+    parser.add_argument("--cheap-games", type=int, default=200, help="games per pairing without it")
+    parser.add_argument("--iterations", type=int, help="search budget per decision (default: the engine's)")
     parser.add_argument("--game", action="append", help="only these games (default: all four)")
     parser.add_argument("--pairing", action="append", help="only these pairings, e.g. search-heuristic")
+    parser.add_argument("--guide", choices=("engine", "none", "prior", "playout", "both"), default="engine",
+                        help="lend the search the heuristic bot: as the engine's 'search' bot does (default), "
+                             "not at all, as prior, for play-outs, or both")
     args = parser.parse_args()
     project = Project.at(".")
-    budget = type("LadderSearch", (SearchBot,), {"iterations": args.iterations})
-    print(f"{args.games} games per pairing, search at {args.iterations} iterations a decision; "
+    print(f"{args.games} games per pairing with the search bot ({args.guide} guidance), {args.cheap_games} without; "
           "win rate [95% Wilson interval]")
     for game_id in args.game or project.game_ids():
         engine = REGISTRY.engine(game_id)
         rules = engine.rules(load_game(project, game_id))
+        heuristic, search = engine.bots["heuristic"], engine.bots["search"]
+        prior, playout = {"engine": (getattr(search, "prior", None), getattr(search, "playout", None)),
+                          "none": (None, None), "prior": (heuristic, None), "playout": (None, heuristic),
+                          "both": (heuristic, heuristic)}[args.guide]
+        budget = SearchBot.guided(prior, playout, args.iterations or search.iterations)
         bots: dict[str, type[Bot]] = {**engine.bots, "search": budget}
         players = min(rules.player_counts)
         began = time.process_time()
         if players == 1:
             for name in ("search", "heuristic", "random"):
-                wins = sum(bool(play(rules, [bots[name]], seed)) for seed in range(args.games))
-                print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, args.games)}")
+                games = args.games if name == "search" else args.cheap_games
+                wins = sum(bool(play(rules, [bots[name]], seed)) for seed in range(games))
+                print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, games)}")
         else:
             for a, b in [(a, b) for a, b in LADDER if not args.pairing or f"{a}-{b}" in args.pairing]:
                 wins = 0
-                for seed in range(args.games):
+                games = args.games if "search" in (a, b) else args.cheap_games
+                for seed in range(games):
                     seat = seed % players
                     classes = [bots[a] if s == seat else bots[b] for s in range(players)]
                     wins += seat in play(rules, classes, seed)
-                print(f"{game_id:20} {a:>9} vs {players - 1} {b:<10} {players}p  wins {interval(wins, args.games)}"
+                print(f"{game_id:20} {a:>9} vs {players - 1} {b:<10} {players}p  wins {interval(wins, games)}"
                       f"  (fair {1 / players:.0%})")
         print(f"{'':20} ({time.process_time() - began:.0f} s of CPU)")
 

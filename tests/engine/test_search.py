@@ -87,8 +87,11 @@ def test_a_sample_is_a_sound_game_the_seat_cannot_tell_from_the_real_one(rules_o
 
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_the_search_bot_never_reads_hidden_state(rules_of: dict, game_id: str, players: int) -> None:
-    """Redraw all a seat cannot see, and the search bot's choice with the same seed stays exactly the same."""
+    """Redraw all a seat cannot see, and the search bot's choice with the same seed stays exactly the same:
+    the plain search, and the game's own `search` bot (guided by its heuristic bot)."""
     rules = rules_of[game_id]
+    shipped = fifth_game.REGISTRY.engine(game_id).bots["search"]
+    guided = type("QuickGuided", (shipped,), {"iterations": 4})
     compared = 0
     for state in islice(positions(rules, players, games=2, every=13), 6):
         seat = state.current_player()
@@ -96,9 +99,9 @@ def test_the_search_bot_never_reads_hidden_state(rules_of: dict, game_id: str, p
         if len(legal) < 2:
             continue
         twin = state.determinize(seat, random.Random(99))  # the same table, different hidden cards
-        for seed in range(2):
-            real = QuickSearch(rules, seat, random.Random(seed)).choose(state.observation(seat), legal)
-            other = QuickSearch(rules, seat, random.Random(seed)).choose(twin.observation(seat), legal)
+        for seed, bot in ((0, QuickSearch), (1, QuickSearch), (0, guided)):
+            real = bot(rules, seat, random.Random(seed)).choose(state.observation(seat), legal)
+            other = bot(rules, seat, random.Random(seed)).choose(twin.observation(seat), legal)
             assert real == other, f"{game_id}: the choice changed when only hidden cards changed"
             assert real in legal
         compared += 1

@@ -7,6 +7,8 @@ from generator.engine.base import RandomBot
 from generator.engine.search import SearchBot
 
 RULES = AllHandsRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+# search guided by the heuristic bot: its choice as a prior, and it plays the play-outs
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=50)
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SEARCH}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]
