@@ -5,7 +5,8 @@
 Competitive games: one seat plays bot A, every other seat bot B; A's seat turns
 round the table from game to game (game i puts A in seat i mod players), and the
 figure is how often A is among the winners, beside the fair share 1/players.
-Counterattack is played alone, so each bot's victory rate is shown instead.
+Counterattack is played alone, so each bot's victory rate is shown instead, and its
+mean score (ports exploited), as victories are rare.
 Every game is seeded (the game index), so a run prints the same table on any
 machine; the search bot's budget is in iterations, not time. Prints figures,
 asserts nothing (run by hand).
@@ -18,7 +19,7 @@ import random
 import time
 from typing import Any
 
-from generator.engine.base import Bot, Rules
+from generator.engine.base import Bot, Result, Rules
 from generator.engine.registry import REGISTRY
 from generator.engine.search import SearchBot
 from generator.engine.simulate.stats import wilson
@@ -28,15 +29,15 @@ from generator.project import Project
 LADDER = (("search", "heuristic"), ("heuristic", "random"), ("search", "random"))
 
 
-def play(rules: Rules[Any], classes: list[type[Bot]], seed: int) -> tuple[int, ...]:
-    """One seeded game; the winners' seats."""
+def play(rules: Rules[Any], classes: list[type[Bot]], seed: int) -> Result:
+    """One seeded game's result."""
     state = rules.new_game(len(classes), seed)
     rng = random.Random(seed)
     bots = [cls(rules, seat, rng) for seat, cls in enumerate(classes)]
     while not state.is_terminal():
         seat = state.current_player()
         state.apply_action(bots[seat].choose(state.observation(seat), state.legal_actions()))
-    return state.result().winners
+    return state.result()
 
 
 def interval(wins: int, games: int) -> str:
@@ -72,8 +73,10 @@ def main() -> None:
         if players == 1:
             for name in ("search", "heuristic", "random"):
                 games = args.games if name == "search" else args.cheap_games
-                wins = sum(bool(play(rules, [bots[name]], seed)) for seed in range(games))
-                print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, games)}")
+                results = [play(rules, [bots[name]], seed) for seed in range(games)]
+                wins = sum(bool(result.winners) for result in results)
+                score = sum(result.scores[0] for result in results) / games
+                print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, games)}  mean score {score:.2f}")
         else:
             for a, b in [(a, b) for a, b in LADDER if not args.pairing or f"{a}-{b}" in args.pairing]:
                 wins = 0
@@ -81,7 +84,7 @@ def main() -> None:
                 for seed in range(games):
                     seat = seed % players
                     classes = [bots[a] if s == seat else bots[b] for s in range(players)]
-                    wins += seat in play(rules, classes, seed)
+                    wins += seat in play(rules, classes, seed).winners
                 print(f"{game_id:20} {a:>9} vs {players - 1} {b:<10} {players}p  wins {interval(wins, games)}"
                       f"  (fair {1 / players:.0%})")
         print(f"{'':20} ({time.process_time() - began:.0f} s of CPU)")
