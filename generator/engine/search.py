@@ -67,8 +67,9 @@ class SearchBot(Bot):
     """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision.
 
     An engine may lend it a bot (`guided`): as a prior, that bot's choice for the real observation
-    starts with `prior_visits` virtual play-outs worth `prior_value`, so the search departs from it
-    only for a move its samples keep preferring (prior knowledge in UCT, Gelly & Silver 2007); as
+    takes the first `prior_visits` samples and counts them twice when the move is chosen, so the
+    search departs from it only for a move its samples keep preferring (prior knowledge in UCT,
+    after Gelly & Silver 2007); as
     `playout`, it plays the play-outs in every seat, from each sampled seat's own observation.
     Without either, moves are found from random play-outs alone.
     """
@@ -78,7 +79,6 @@ class SearchBot(Bot):
     exploration: ClassVar[float] = 0.7
     prior: ClassVar[type[Bot] | None] = None
     prior_visits: ClassVar[int] = 10
-    prior_value: ClassVar[float] = 0.6
     playout: ClassVar[type[Bot] | None] = None
 
     @classmethod
@@ -98,19 +98,18 @@ class SearchBot(Bot):
                              "(State.information_set): this game's observation() does not attach one")
         rng = self.rng
         root = Node(-1)
-        if self.prior is not None:
-            hint = self.prior(self.rules, self.seat, rng).choose(observation, legal)
-            child = root.children[hint] = Node(info.seat)
-            child.visits = child.available = self.prior_visits
-            child.reward = self.prior_visits * self.prior_value
+        hint = None if self.prior is None else self.prior(self.rules, self.seat, rng).choose(observation, legal)
         playout_bots: dict[int, Bot] = {}  # made on first need, kept for this decision
-        for _ in range(self.iterations):
-            self._iterate(root, info.sample(rng), rng, playout_bots)
+        for i in range(self.iterations):
+            self._iterate(root, info.sample(rng), rng, playout_bots, hint if i < self.prior_visits else None)
         children = root.children
+        head_start = self.prior_visits
         return self.pick_best([a for a in legal if a in children] or legal,
-                              lambda a: children[a].visits if a in children else 0)
+                              lambda a: (children[a].visits if a in children else 0) + (head_start if a == hint else 0))
 
-    def _iterate(self, root: Node, state: State, rng: random.Random, playout_bots: dict[int, Bot]) -> None:
+    def _iterate(self, root: Node, state: State, rng: random.Random, playout_bots: dict[int, Bot],
+                 first: int | None = None) -> None:
+        """One sample: down the tree by UCB (through `first` at the root when given), one new node, a play-out."""
         node = root
         path: list[Node] = []
         c = self.exploration
@@ -122,8 +121,14 @@ class SearchBot(Bot):
             for a in legal:
                 if a in children:
                     children[a].available += 1
+            if first is not None and node is root and first in children:
+                action = first
+                state.apply_action(action)
+                node = children[action]
+                path.append(node)
+                continue
             if untried:
-                action = untried[rng.randrange(len(untried))]
+                action = first if first is not None and node is root else untried[rng.randrange(len(untried))]
                 child = children[action] = Node(mover)
                 child.available = 1
                 state.apply_action(action)
