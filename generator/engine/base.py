@@ -129,7 +129,10 @@ class InformationSet:
         self.seat = seat
 
     def sample(self, rng: random.Random) -> State:
-        return self._state.determinize(self.seat, rng)
+        """A full game consistent with what the seat knows; a scratch copy, so invariant checks are off."""
+        sample = self._state.determinize(self.seat, rng)
+        sample.check = False
+        return sample
 
 
 class Observation(dict[str, Any]):
