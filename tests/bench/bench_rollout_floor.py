@@ -17,16 +17,18 @@ import random
 import time
 
 from generator.engine.counterattack.config import CounterattackConfig
+from generator.engine.counterattack.rules import CounterattackRules
 from generator.engine.registry import REGISTRY
 from generator.engine.simulate.runner import play_game
 from generator.load import load_game
 from generator.project import Project
 
 
-def lean_game(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], rules: object, seed: int) -> tuple[int, bool]:
+def lean_game(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], rules: CounterattackRules,
+              seed: int) -> tuple[int, bool]:
     """(ports exploited, victory) of one solo game, random moves, the engine's random draws in the engine's order."""
     rng = random.Random(seed)
-    deal = rules.random_deal(1, rng)  # type: ignore[attr-defined]
+    deal = rules.random_deal(1, rng)
     exposed, passes = deal["exposed"], deal["passes"]
     n = len(t.card_suit)
     last = len(exposed) - 1
