@@ -98,6 +98,60 @@ class State(ABC):
         """Per-game numbers for the simulator (tricks, rounds, points by source...)."""
         return {}
 
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full, playable copy of this game in which everything `seat` cannot see is drawn anew at random,
+        consistent with its observation: the search bot's only way to look ahead.
+
+        Games with hidden information override it. The sample must depend only on what the seat sees
+        (gather the unseen cards in a fixed order, then shuffle them with `rng`), so that two states
+        the seat cannot tell apart give the same sample for the same rng. The default suits games
+        that hide nothing.
+        """
+        return self.copy()
+
+    def information_set(self, seat: int) -> InformationSet:
+        """What `seat` knows, as a sampler: attach it to the observation (`Observation`, `LazyObservation`)."""
+        return InformationSet(self, seat)
+
+
+class InformationSet:
+    """What one seat knows of a game, offered only as samples of states consistent with it.
+
+    It refers to the live game and is valid while the bot chooses (the game moves on afterwards).
+    A bot must not reach behind `sample`: a test hides and reshuffles the unseen cards and checks
+    the search bot's choices stay exactly the same.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    def sample(self, rng: random.Random) -> State:
+        """A full game consistent with what the seat knows; a scratch copy, so invariant checks are off."""
+        sample = self._state.determinize(self.seat, rng)
+        sample.check = False
+        return sample
+
+
+class Observation(dict[str, Any]):
+    """An observation (a plain dict of what a seat sees) that also carries the seat's `information` set.
+
+    Equality, printing and JSON see only the dict, so observations still compare by what they show.
+    """
+
+    __slots__ = ("information",)
+
+    def __init__(self, data: Mapping[str, Any], information: InformationSet | None = None) -> None:
+        super().__init__(data)
+        self.information = information
+
+
+def information_of(observation: Mapping[str, Any]) -> InformationSet | None:
+    """The information set an observation carries, if its game attaches one."""
+    return getattr(observation, "information", None)
+
 
 StateT = TypeVar("StateT", bound=State)
 
@@ -213,12 +267,14 @@ class LazyObservation(Mapping[str, Any]):
     """A read-only mapping built on first access: random bots never read what they see, and
     building it for them on every move would cost more than the move itself."""
 
-    __slots__ = ("_arg", "_build", "_data")
+    __slots__ = ("_arg", "_build", "_data", "information")
 
-    def __init__(self, build: Callable[[Any], dict[str, Any]], arg: Any = None) -> None:
+    def __init__(self, build: Callable[[Any], dict[str, Any]], arg: Any = None,
+                 information: InformationSet | None = None) -> None:
         self._build = build
         self._arg = arg
         self._data: dict[str, Any] | None = None
+        self.information = information  # the seat's information set, for search bots
 
     def _get(self) -> dict[str, Any]:
         if self._data is None:
@@ -236,3 +292,36 @@ class LazyObservation(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"LazyObservation({self._get()!r})"
+
+
+class KeyedObservation(Mapping[str, Any]):
+    """A read-only observation whose entries are each worked out on first read, from a table of
+    `key -> field(state, seat)`: a bot that reads five entries of thirty pays for five.
+
+    It reads the live game, so (like `LazyObservation`) it is valid while the bot chooses.
+    """
+
+    __slots__ = ("_fields", "_seat", "_state", "_values", "information")
+
+    def __init__(self, fields: Mapping[str, Callable[[Any, int], Any]], state: Any, seat: int,
+                 information: InformationSet | None = None) -> None:
+        self._fields = fields
+        self._state = state
+        self._seat = seat
+        self._values: dict[str, Any] = {}
+        self.information = information  # the seat's information set, for search bots
+
+    def __getitem__(self, key: str) -> Any:
+        values = self._values
+        if key not in values:
+            values[key] = self._fields[key](self._state, self._seat)
+        return values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._fields)
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __repr__(self) -> str:
+        return f"KeyedObservation({dict(self)!r})"

@@ -4,8 +4,11 @@ from generator.engine.all_hands.bots import HeuristicBot
 from generator.engine.all_hands.checks import composition_checks
 from generator.engine.all_hands.rules import AllHandsRules
 from generator.engine.base import RandomBot
+from generator.engine.search import SearchBot
 
 RULES = AllHandsRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+# search guided by the heuristic bot: its choice as a prior, and it plays the play-outs
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=50)
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SEARCH}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

@@ -26,10 +26,11 @@ only through the Broadside action.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, Observation, Result, State, shuffled
 
 if TYPE_CHECKING:
     from generator.engine.all_hands.rules import AllHandsRules
@@ -363,7 +364,7 @@ class AllHandsState(State):
         kinds = config.kinds
         bit = 1 << player
         marked = self.marked
-        return {
+        return Observation({
             "seat": player,
             "players": self.players,
             "phase": PHASE_NAMES[self.phase],
@@ -382,7 +383,7 @@ class AllHandsState(State):
             "curses": list(self.curses),
             "extra_next": list(self.extra_next),
             "extra_now": list(self.extra_now),
-        }
+        }, self.information_set(player))
 
     def action_to_string(self, action: int) -> str:
         return self.rules.space.to_string(action)
@@ -420,6 +421,45 @@ class AllHandsState(State):
         new.turn = self.turn
         new.step = self.step
         new.used = self.used[:]
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> AllHandsState:
+        """Redraw what `seat` cannot see: the drawing piles (but the cards it put back itself), the
+        others' stock and crews, the cards left in the box, and who wins the later start-card races.
+
+        Unseen cards are gathered in card order, shuffled, and handed out to the unseen places in a
+        fixed order (piles bottom to top, then stocks, crews, box), so the sample depends only on what
+        the seat sees.
+        """
+        new = self.copy()
+        if self.phase == OVER:
+            return new
+        bit = 1 << seat
+        marked = self.marked
+        others = [s for s in self._seats if s != seat]
+        pool = [c for pile in self.piles for c in pile if not marked[c] & bit]
+        for s in others:
+            pool += self.stock[s] + self.crew[s]
+        pool += self.box
+        pool.sort()
+        fresh = iter([pool[i] for i in shuffled(len(pool), rng)])
+        for p, pile in enumerate(self.piles):
+            for i, c in enumerate(pile):
+                if not marked[c] & bit:
+                    drawn = next(fresh)
+                    new.piles[p][i] = drawn
+                    new.marked[drawn] = marked[c]
+        kind = self.rules.config.card_kind
+        for s in others:
+            new.stock[s] = [next(fresh) for _ in self.stock[s]]
+            new.crew[s] = [next(fresh) for _ in self.crew[s]]
+            counts = [0] * len(self.counts[s])
+            for c in new.crew[s]:
+                counts[kind[c]] += 1
+            new.counts[s] = counts
+        new.box = [next(fresh) for _ in self.box]
+        players = self.players
+        new.starts = self.starts[:self.round] + [rng.randrange(players) for _ in self.starts[self.round:]]
         return new
 
     def check_invariants(self) -> None:

@@ -16,10 +16,11 @@ Rule readings (also noted in the data):
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State, shuffled
 from generator.engine.counterattack.actions import ActionSpace
 from generator.engine.counterattack.config import NO_TRUMP, CounterattackConfig
 
@@ -250,7 +251,7 @@ class CounterattackState(State):
 
     # -- what a seat sees ----------------------------------------------------
     def observation(self, player: int) -> Mapping[str, Any]:
-        return LazyObservation(self._observe, player)
+        return LazyObservation(self._observe, player, self.information_set(player))
 
     def _observe(self, player: int) -> dict[str, Any]:
         # Cards seen face up in this pass: both sides of every finished trick.
@@ -319,6 +320,41 @@ class CounterattackState(State):
         new.tph = self.tph
         new.trump_now = self.trump_now
         new.first = self.first
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> CounterattackState:
+        """Redraw what `seat` cannot see: the pirate's face-down cards, the co-captain's hand, the cards
+        still to come this pass, the later passes and the face-down exposed ports.
+
+        The unseen cards are gathered in card order and shuffled, then handed out to the unseen places
+        in deck order, so the sample depends only on what the seat sees.
+        """
+        new = self.copy()
+        if self.phase != PHASE_PLAY:
+            return new
+        unseen = {DECK, PIRATE_DOWN, SET_ASIDE} | {HAND + s for s in range(self.players) if s != seat}
+        old_owner = self.owner
+        pool = [c for c, o in enumerate(old_owner) if o in unseen]
+        fresh = iter([pool[i] for i in shuffled(len(pool), rng)])
+        deck = self.passes[self.pass_no][:]
+        owner = new.owner
+        for position, card in enumerate(self.passes[self.pass_no]):
+            place = old_owner[card]
+            if place in unseen:
+                drawn = next(fresh)
+                deck[position] = drawn
+                owner[drawn] = place
+        n = len(owner)
+        new.passes = [*self.passes[:self.pass_no], deck,
+                      *(shuffled(n, rng) for _ in self.passes[self.pass_no + 1:])]
+        size = self.config.hand_size
+        start = self.hand_in_pass * 2 * size
+        new.pirate = deck[start + size:start + 2 * size]
+        for s in range(self.players):
+            if s != seat:
+                new.hands[s] = [c for c in range(n) if owner[c] == HAND + s]
+        down = sorted(self.exposed[self.exposed_pos + 1:])
+        new.exposed = self.exposed[:self.exposed_pos + 1] + [down[i] for i in shuffled(len(down), rng)]
         return new
 
     # -- checks --------------------------------------------------------------

@@ -19,13 +19,16 @@ How to add a game's engine, step by step (this package is each step's example):
 3. **state.py**: the game in progress (`State`): whose turn, the legal actions
    (sorted), `apply_action` (an illegal action raises `IllegalAction` naming
    the rule), `is_terminal`, `result`, `observation` (what one seat sees at
-   the table, and nothing more), a hand-written `copy`, `check_invariants`,
+   the table, and nothing more), a hand-written `copy`, `determinize` (a copy
+   with everything a seat cannot see drawn anew: what the search bot plans
+   with), `check_invariants`,
    `stats` (figures for the simulator), and `opener` when the deal draws who
    starts.
 4. **rules.py**: `Rules[YourState]` with `game_id` equal to the data folder's
    name. `random_deal` draws every chance outcome of a game up front into
    JSON-able data; `new_state` plays from a deal (and refuses a malformed one).
-5. **bots.py**: at least a "heuristic" bot (the base's `RandomBot` is "random").
+5. **bots.py**: at least a "heuristic" bot (the base's `RandomBot` is "random";
+   `generator.engine.search.SearchBot` is "search", for any game with `determinize`).
    A bot reads only its observation and breaks ties with its own seeded rng
    (`Bot.pick_best`), never by seat.
 6. **checks.py**: `composition_checks(game)`, the game's own deck checks for
@@ -42,8 +45,9 @@ from generator.engine.base import Bot, RandomBot
 from generator.engine.example.bots import HeuristicBot
 from generator.engine.example.checks import composition_checks
 from generator.engine.example.rules import NimRules
+from generator.engine.search import SearchBot
 
 RULES = NimRules
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

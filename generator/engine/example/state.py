@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, Observation, Result, State
 
 if TYPE_CHECKING:
     from generator.engine.example.rules import NimRules
@@ -63,7 +64,8 @@ class NimState(State):
 
     def observation(self, player: int) -> Mapping[str, Any]:
         """Nim hides nothing: the pile, the limit and whose seat this is."""
-        return {"heap": self.heap, "take_max": self.rules.config.take_max, "seat": player}
+        return Observation({"heap": self.heap, "take_max": self.rules.config.take_max, "seat": player},
+                           self.information_set(player))
 
     def action_to_string(self, action: int) -> str:
         return self.rules.space.to_string(action)
@@ -76,6 +78,15 @@ class NimState(State):
         other.start_heap = self.start_heap
         other.history, other.seat, other.winner, other.over = list(self.history), self.seat, self.winner, self.over
         return other
+
+    def determinize(self, seat: int, rng: random.Random) -> NimState:
+        """Nim hides only the future: alone, the tide still to come is rolled anew (one to take_max each)."""
+        new = self.copy()
+        if self.players == 1:
+            done = len(self.history)
+            take_max = self.rules.config.take_max
+            new.tide = self.tide[:done] + [rng.randint(1, take_max) for _ in self.tide[done:]]
+        return new
 
     def check_invariants(self) -> None:
         """Doubloons are neither made nor lost: the pile plus everything taken is the starting pile."""

@@ -38,6 +38,10 @@ class HeuristicBot(Bot):
         self.items = {i.id: i for i in (*self.t.recruitment, *self.t.capture, *self.t.treasure)}
         self.recruit = {i.id: (self.t.recruitment_specs[n], self.t.recruitment_payouts[n])
                         for n, i in enumerate(self.t.recruitment)}
+        # Worth of a hand, remembered for this game: bids weigh the same hands row after row, and
+        # the round's recruitment cards (the key) change only between rounds.
+        self.strengths = tuple(self.strength(c) for c in range(len(self.t.card_rank)))
+        self.recruit_memo: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
 
     # -- valuations -------------------------------------------------------------
     def strength(self, card: int) -> float:
@@ -46,16 +50,48 @@ class HeuristicBot(Bot):
         return rank / self.t.max_rank + (TRUMP_BONUS if self.t.card_colour[card] == self.t.trump else 0.0)
 
     def recruit_value(self, obs: Mapping[str, Any], cards: Sequence[int]) -> int:
-        total = 0
-        for card_id in obs["recruitment"]:
-            spec, payout = self.recruit[card_id]
-            total += scoring.recruitment_count(self.t, spec, cards) * payout
+        key = (tuple(obs["recruitment"]), tuple(cards))
+        total = self.recruit_memo.get(key)
+        if total is None:
+            masks = scoring.rank_masks(self.t, cards)  # one hand, scored against every recruitment card
+            total = 0
+            for card_id in key[0]:
+                spec, payout = self.recruit[card_id]
+                total += scoring.recruitment_count(self.t, spec, cards, masks) * payout
+            self.recruit_memo[key] = total
         return total
 
     def hand_value(self, obs: Mapping[str, Any], cards: Sequence[int]) -> float:
         wants_tricks = self._wants_tricks(obs)
-        top = sorted((self.strength(c) for c in cards), reverse=True)[:self.t.tricks]  # the cards that get played
+        strengths = self.strengths
+        top = sorted([strengths[c] for c in cards], reverse=True)[:self.t.tricks]  # the cards that get played
         return self.recruit_value(obs, cards) + (1.5 * sum(top) if wants_tricks else 0.0)
+
+    def _values_without_each(self, obs: Mapping[str, Any], hand: Sequence[int]) -> dict[int, float]:
+        """`hand_value` of the hand less each one card, from the whole hand's rank masks and sorted strengths.
+
+        Taking a card away clears one bit (when no two cards of the hand share colour and number) and
+        drops one strength from the sorted list, so each value equals `hand_value` of the smaller hand.
+        """
+        t = self.t
+        masks = scoring.rank_masks(t, hand)
+        if sum(m.bit_count() for m in masks) != len(hand):   # two alike cards: count each hand afresh
+            return {a: self.hand_value(obs, [c for c in hand if c != a]) for a in hand}
+        strengths = self.strengths
+        ordered = sorted([strengths[c] for c in hand], reverse=True)
+        wants = self._wants_tricks(obs)
+        specs = [self.recruit[card_id] for card_id in obs["recruitment"]]
+        values = {}
+        for a in hand:
+            less = masks[:]
+            less[t.card_colour[a]] &= ~(1 << t.card_rank[a])
+            recruit = 0
+            for spec, payout in specs:
+                recruit += scoring.recruitment_count(t, spec, (), less) * payout
+            rest = ordered[:]
+            rest.remove(strengths[a])
+            values[a] = recruit + (1.5 * sum(rest[:t.tricks]) if wants else 0.0)
+        return values
 
     def _wants_tricks(self, obs: Mapping[str, Any]) -> bool:
         treasure = self.items[obs["treasure"]]
@@ -79,9 +115,9 @@ class HeuristicBot(Bot):
             own = sp.choose + self.seat
             return own if own in legal else legal[self.rng.randrange(len(legal))]  # no seat favoured
         if phase == "ditch":
-            hand = obs["hand"]
             # ditch the card whose loss hurts least (ties: the lowest card id, for determinism)
-            return max(legal, key=lambda a: (self.hand_value(obs, [c for c in hand if c != a - sp.ditch]), -a))
+            losses = self._values_without_each(obs, obs["hand"])
+            return max(legal, key=lambda a: (losses[a - sp.ditch], -a))
         if phase == "predict":
             guess = round(sum(self._win_chance(c) for c in obs["hand"]))
             guess = min(max(guess, self.t.prediction_min), self.t.prediction_max)

@@ -20,10 +20,12 @@ Rule readings where the seed text is ambiguous (also `designed:` in the data):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, LazyObservation, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, KeyedObservation, Result, State, shuffled
 from generator.engine.pirate_tricks import scoring
 from generator.engine.pirate_tricks.actions import ActionSpace
 from generator.engine.pirate_tricks.config import PirateTricksConfig
@@ -59,6 +61,7 @@ class PirateTricksState(State):
         "go_first",
         "hands",
         "history",
+        "laid",
         "last_bids",
         "last_ties",
         "last_trick",
@@ -121,6 +124,7 @@ class PirateTricksState(State):
         self.max_tricks: list[int] = []    # most tricks one player took, per round
         self.events = {"zero_ties": 0, "tie_cards": 0, "second_passes": 0}
         self.last_trick: tuple[list[int], int, int] | None = None   # (cards, leader, winner), public
+        self.laid: list[list[int]] | None = None   # per seat, the cards laid out for recruitment this round
         self._start_round()
         if check:
             self.check_invariants()
@@ -178,6 +182,7 @@ class PirateTricksState(State):
         self.trick_cards: list[int] = []
         self.trick_winners: list[int] = []
         self.captured: list[list[int]] = [[] for _ in range(p)]
+        self.laid = None
         self._next_row()
 
     # -- bidding ---------------------------------------------------------------
@@ -277,6 +282,7 @@ class PirateTricksState(State):
                 self.loon[s] += gain
                 self.gains["recruitment"][s] += gain
             self.shown[s] = self.hands[s][:]   # the cards laid out are worked out when someone looks
+        self.laid = None                   # ... once per round, on the first look (see `_shown`)
         self.leader = self.go_first
         self.trick_cards = []
         self.to_move = -1                  # in play the seat to move follows from the leader
@@ -497,58 +503,31 @@ class PirateTricksState(State):
 
     # -- observation -------------------------------------------------------------
     def observation(self, player: int) -> Mapping[str, Any]:
-        return LazyObservation(self._observe, player)
+        """Each entry is worked out when first read (`OBSERVED`): a bot reads a handful of the 36."""
+        return KeyedObservation(OBSERVED, self, player, self.information_set(player))
 
     def _observe(self, player: int) -> dict[str, Any]:
-        t = self.t
-        up = t.row_up
-        rows = []
-        for r, row in enumerate(self.rows):
-            rows.append({
-                "face_up": list(row[:up]),
-                "face_down": list(row[up:]) if self.row_owner[r] == player else len(row) - up,
-                "owner": self.row_owner[r],
-                "loon": self.row_loon[r],
-            })
-        return {
-            "seat": player,
-            "players": self.players,
-            "phase": PHASE_NAMES[self.phase],
-            "round": self.round,
-            "rounds": self.rounds,
-            "hand": list(self.hands[player]),
-            "hand_sizes": [len(h) for h in self.hands],
-            "loon": self.loon[player],
-            "rows": rows,
-            "bid_row": self.bid_row,
-            "bid_pass": self.bid_pass,
-            "bidders": list(self.bidders) if self.phase == BID else [],
-            "have_bid": [s for s in self.bidders if self.bids[s] >= 0] if self.phase == BID else [],
-            "my_bid": self.bids[player] if self.phase == BID else -1,
-            "last_bids": [(r, list(b)) for r, b in self.last_bids],
-            "tied": list(self.tied) if self.phase in (TIE, CHOOSE) else [],
-            "tie_bid": self.tie_bid if self.phase in (TIE, CHOOSE) else 0,
-            "my_tie_card": self.tie_cards[player] if self.phase == TIE else -1,
-            "last_ties": [(r, list(c)) for r, c in self.last_ties],
-            "go_first": self.go_first,
-            "ditched": list(self.ditched[player]),
-            "recruitment": [t.recruitment[i].id for i in self.recruit_cards],
-            "capture": t.capture[self.capture_card].id,
-            "treasure": t.treasure[self.treasure_card].id,
-            "predictions": list(self.predictions),
-            "shown": [self._shown(s) for s in range(self.players)] if self.phase in (PLAY, OVER) else
-                     [[] for _ in range(self.players)],
-            "leader": self.leader,
-            "trick": list(self.trick_cards),
-            "trick_winners": list(self.trick_winners),
-            "last_trick": None if self.last_trick is None else
-                          (list(self.last_trick[0]), self.last_trick[1], self.last_trick[2]),
-            "captured": [list(c) for c in self.captured],
-            "current": self.current_player(),
-        }
+        """The whole observation at once."""
+        return {key: field(self, player) for key, field in OBSERVED.items()}
+
+    def _rows_seen(self, player: int) -> list[dict[str, Any]]:
+        up = self.t.row_up
+        return [{"face_up": list(row[:up]),
+                 "face_down": list(row[up:]) if self.row_owner[r] == player else len(row) - up,
+                 "owner": self.row_owner[r],
+                 "loon": self.row_loon[r]} for r, row in enumerate(self.rows)]
 
     def _shown(self, seat: int) -> list[int]:
-        """The crew cards `seat` laid face up for recruitment this round (one best assignment)."""
+        """The crew cards `seat` laid face up for recruitment this round (one best assignment).
+
+        Worked out for every seat on the first look in a round and kept: they cannot change until the
+        next round, and a heuristic bot looks on every decision (random games never look).
+        """
+        if self.laid is None:
+            self.laid = [self._lay_out(s) for s in range(self.players)]
+        return list(self.laid[seat])
+
+    def _lay_out(self, seat: int) -> list[int]:
         cards: set[int] = set()
         for index in self.recruit_cards:
             for combo in scoring.recruitment_combos(self.t, self.t.recruitment_specs[index], self.shown[seat]):
@@ -593,6 +572,72 @@ class PirateTricksState(State):
         new.trick_cards = self.trick_cards[:]
         new.trick_winners = self.trick_winners[:]
         new.captured = [c[:] for c in self.captured]
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> PirateTricksState:
+        """Redraw what `seat` cannot see: the others' hands and ditched cards (keeping the face-up row
+        cards they won and the cards they laid out for recruitment), the face-down cards of unclaimed
+        rows, sealed bids and tie cards not yet revealed, and every later round's cards.
+
+        Unseen cards are gathered in card order, shuffled, and handed out in a fixed order of places,
+        so the sample depends only on what the seat sees. (Voids shown by not following suit in
+        earlier tricks are not kept: the observation does not show who played what.)
+        """
+        new = self.copy()
+        if self.phase == OVER:
+            return new
+        t, p = self.t, self.players
+        owner = self.owner
+        up = t.row_up
+        others = [s for s in range(p) if s != seat]
+        laid = {s: set(self._shown(s)) for s in others} if self.phase == PLAY else {s: set() for s in others}
+        known: dict[int, tuple[list[int], list[int]]] = {}   # per rival: (surely in hand, in hand or ditched)
+        pool: list[int] = []
+        for s in others:
+            mine = (HAND + s, DITCHED + s)
+            in_hand = sorted(c for c in laid[s] if owner[c] == HAND + s)
+            won_up = sorted(c for r, row in enumerate(self.rows) if self.row_owner[r] == s
+                            for c in row[:up] if owner[c] in mine and c not in laid[s])
+            known[s] = (in_hand, won_up)
+            kept = set(in_hand) | set(won_up)
+            pool += [c for c in self.hands[s] + self.ditched[s] if c not in kept]
+        for r, row in enumerate(self.rows):
+            if self.row_owner[r] < 0:
+                pool += row[up:]
+        pool.sort()
+        fresh = iter([pool[i] for i in shuffled(len(pool), rng)])
+        for r, row in enumerate(self.rows):
+            if self.row_owner[r] < 0:
+                new.rows[r] = row[:up] + [next(fresh) for _ in row[up:]]
+                for c in new.rows[r][up:]:
+                    new.owner[c] = ROW + r
+        for s in others:
+            in_hand, won_up = known[s]
+            size, ditch = len(self.hands[s]), len(self.ditched[s])
+            hand = (in_hand + won_up)[:size]
+            ditched = (in_hand + won_up)[size:]
+            hand += [next(fresh) for _ in range(size - len(hand))]
+            ditched += [next(fresh) for _ in range(ditch - len(ditched))]
+            new.hands[s] = sorted(hand)
+            new.ditched[s] = ditched
+            for c in hand:
+                new.owner[c] = HAND + s
+            for c in ditched:
+                new.owner[c] = DITCHED + s
+            if self.phase == PLAY:
+                new.shown[s] = sorted(laid[s])
+                new.laid = self.laid   # what everyone laid out, as everyone saw it
+            if self.phase == TIE and s in self.tied and self.tie_cards[s] >= 0:
+                new.tie_cards[s] = new.hands[s][rng.randrange(size)]
+            if self.phase == BID and s in self.bidders and self.bids[s] >= 0:
+                new.bids[s] = rng.randint(0, min(self.loon[s], self.sp.max_bid))
+        crew = t.in_play[p]
+        new.crew_orders = [*self.crew_orders[:self.round + 1],
+                           *([crew[i] for i in shuffled(len(crew), rng)] for _ in self.crew_orders[self.round + 1:])]
+        per = t.per_round
+        new.rec_order = _redraw_rest(self.rec_order, (self.round + 1) * per["recruitment"], rng)
+        new.cap_order = _redraw_rest(self.cap_order, (self.round + 1) * per["capture"], rng)
+        new.tre_order = _redraw_rest(self.tre_order, (self.round + 1) * per["treasure"], rng)
         return new
 
     # -- checks ------------------------------------------------------------------------
@@ -694,3 +739,48 @@ class PirateTricksState(State):
         out["spread"] = float(max(self.loon) - min(self.loon))
         out["shared_victory"] = float(sum(1 for x in self.loon if x == max(self.loon)) > 1)
         return out
+
+
+def _redraw_rest(order: list[int], seen: int, rng: random.Random) -> list[int]:
+    """A score deck whose first `seen` cards are known and whose rest is shuffled anew."""
+    rest = sorted(order[seen:])
+    return order[:seen] + [rest[i] for i in shuffled(len(rest), rng)]
+
+
+# What a seat sees, entry by entry: (state, seat) -> value.
+OBSERVED: Mapping[str, Callable[[PirateTricksState, int], Any]] = MappingProxyType({
+    "seat": lambda st, p: p,
+    "players": lambda st, p: st.players,
+    "phase": lambda st, p: PHASE_NAMES[st.phase],
+    "round": lambda st, p: st.round,
+    "rounds": lambda st, p: st.rounds,
+    "hand": lambda st, p: list(st.hands[p]),
+    "hand_sizes": lambda st, p: [len(h) for h in st.hands],
+    "loon": lambda st, p: st.loon[p],
+    "rows": PirateTricksState._rows_seen,
+    "bid_row": lambda st, p: st.bid_row,
+    "bid_pass": lambda st, p: st.bid_pass,
+    "bidders": lambda st, p: list(st.bidders) if st.phase == BID else [],
+    "have_bid": lambda st, p: [s for s in st.bidders if st.bids[s] >= 0] if st.phase == BID else [],
+    "my_bid": lambda st, p: st.bids[p] if st.phase == BID else -1,
+    "last_bids": lambda st, p: [(r, list(b)) for r, b in st.last_bids],
+    "tied": lambda st, p: list(st.tied) if st.phase in (TIE, CHOOSE) else [],
+    "tie_bid": lambda st, p: st.tie_bid if st.phase in (TIE, CHOOSE) else 0,
+    "my_tie_card": lambda st, p: st.tie_cards[p] if st.phase == TIE else -1,
+    "last_ties": lambda st, p: [(r, list(c)) for r, c in st.last_ties],
+    "go_first": lambda st, p: st.go_first,
+    "ditched": lambda st, p: list(st.ditched[p]),
+    "recruitment": lambda st, p: [st.t.recruitment[i].id for i in st.recruit_cards],
+    "capture": lambda st, p: st.t.capture[st.capture_card].id,
+    "treasure": lambda st, p: st.t.treasure[st.treasure_card].id,
+    "predictions": lambda st, p: list(st.predictions),
+    "shown": lambda st, p: ([st._shown(s) for s in range(st.players)] if st.phase in (PLAY, OVER)
+                            else [[] for _ in range(st.players)]),
+    "leader": lambda st, p: st.leader,
+    "trick": lambda st, p: list(st.trick_cards),
+    "trick_winners": lambda st, p: list(st.trick_winners),
+    "last_trick": lambda st, p: (None if st.last_trick is None else
+                                 (list(st.last_trick[0]), st.last_trick[1], st.last_trick[2])),
+    "captured": lambda st, p: [list(c) for c in st.captured],
+    "current": lambda st, p: st.current_player(),
+})

@@ -1,11 +1,14 @@
 """Pirates Under Fire (seed 002): a two-player duel of ship tiles on facing seas."""
 
 from generator.engine.base import RandomBot
+from generator.engine.search import SearchBot
 from generator.engine.under_fire.bots import HeuristicBot
 from generator.engine.under_fire.checks import composition_checks
 from generator.engine.under_fire.rules import UnderFireRules
 
 RULES = UnderFireRules
-BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
+# search guided by the heuristic bot: its choice as a prior, and it plays the play-outs
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=50)
+BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SEARCH}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

@@ -33,15 +33,18 @@ class HeuristicBot(Bot):
         for tile, number in enumerate(config.ship_number):
             if config.ship_fleet[tile] == seat:
                 self.ability[number] = config.ship_ability[tile]
+        geo = rules.geometry
+        # per space: its neighbours as a list (the masks are for the engine; the bot walks them)
+        self.near = tuple(tuple(t for t in range(geo.spaces) if geo.neighbours[s] >> t & 1) for s in range(geo.spaces))
 
     # --- reading the observation -----------------------------------------------------------------------
 
     def _numbers(self, board: Sequence[Any], seat: int) -> list[int]:
         return [t["number"] if t and t["seat"] == seat and not t["burning"] else 0 for t in board]
 
-    def _lines(self, numbers: list[int]) -> int:
-        sets, runs = self.puf.lines.score(numbers)
-        return sets + runs
+    def _gain(self, numbers: list[int], s: int, number: int, known: dict[int, int] | None = None) -> int:
+        """Line points gained when space `s` holds `number` (0: loses its ship), scored on its lines only."""
+        return self.puf.lines.change(numbers, s, number, known)
 
     def _gold_worth(self, observation: Mapping[str, Any]) -> float:
         left = self.puf.config.turns - observation["turns"][self.seat]
@@ -49,7 +52,6 @@ class HeuristicBot(Bot):
 
     def _effect_value(self, effect: Effect, s: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
         """Rough VP worth of an effect applied at space `s` for this seat."""
-        near = self.puf.geometry.neighbours[s]
         me, rival = self.seat, 1 - self.seat
         gold = self._gold_worth(observation)
         value = 0.0
@@ -61,7 +63,7 @@ class HeuristicBot(Bot):
             elif kind == "steal":
                 value += 2 * gold * min(n, observation["gold"][rival])
             elif kind in ("trade", "bounty", "ignite", "broadside", "salvage"):
-                around = [board[t] for t in range(len(board)) if near >> t & 1 and board[t]]
+                around = [board[t] for t in self.near[s] if board[t]]
                 rivals = [t for t in around if t["seat"] == rival and not t["burning"]]
                 if kind == "trade":
                     value += n * gold * sum(1 for t in around if not t["burning"])
@@ -91,7 +93,10 @@ class HeuristicBot(Bot):
         if phase == "main":
             places = [a for a in legal if a < space.buy]
             if places:
-                return self.pick_best(places, lambda a: self._place_value(a, board, observation))
+                mine = self._numbers(board, self.seat)  # read once: each candidate is scored as a change to it
+                known: dict[int, int] = {}  # points of mine's lines, shared by the candidates
+                seas: dict[int, float] = {}  # worth of each space's sea effect, shared likewise
+                return self.pick_best(places, lambda a: self._place_value(a, board, observation, mine, known, seas))
             # no space for a ship: only a purchase (the Ram) can open one
             return self.pick_best(buys, lambda a: self.buy_value(a, board, observation))
         if not buys:
@@ -99,21 +104,22 @@ class HeuristicBot(Bot):
         best = self.pick_best(buys, lambda a: self.buy_value(a, board, observation))
         return best if self.buy_value(best, board, observation) > BUY_MARGIN else space.end
 
-    def _place_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any]) -> float:
+    def _place_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any],
+                     mine: list[int], known: dict[int, int], seas: dict[int, float]) -> float:
+        """Worth of placing a ship: line points gained, the rival's sea, effects, and near numbers."""
         geo = self.puf.geometry
         number_index, s = divmod(action, self.puf.space.spaces)
         number = number_index + 1
-        mine = self._numbers(board, self.seat)
-        before = self._lines(mine)
-        mine[s] = number
-        value = float(self._lines(mine) - before)
+        value = float(self._gain(mine, s, number, known))
         if geo.sea_owner[s] != self.seat:
             value += self.puf.config.rival_sea_vp
         if board[s] is None:
-            value += self._effect_value(geo.effect[s], s, board, observation)
+            if s not in seas:
+                seas[s] = self._effect_value(geo.effect[s], s, board, observation)
+            value += seas[s]
         value += self._effect_value(self.ability.get(number, ()), s, board, observation)
-        for t in range(geo.spaces):
-            if geo.neighbours[s] >> t & 1 and mine[t] and abs(mine[t] - number) <= 1:
+        for t in self.near[s]:
+            if mine[t] and abs(mine[t] - number) <= 1:
                 value += NEAR
         return value
 
@@ -125,9 +131,7 @@ class HeuristicBot(Bot):
         target = board[s]
         if target is not None and target["seat"] != self.seat and not target["burning"]:  # a Ram sinking a ship
             theirs = self._numbers(board, 1 - self.seat)
-            before = self._lines(theirs)
-            theirs[s] = 0
-            value += 1 + before - self._lines(theirs)
+            value += 1 - self._gain(theirs, s, 0)
         return value - config.merc_cost[m] * self._gold_worth(observation)
 
     def _target(self, observation: Mapping[str, Any], legal: list[int]) -> int:
@@ -139,14 +143,8 @@ class HeuristicBot(Bot):
             s = action - space.target
             tile = board[s]
             if tile["seat"] == self.seat:  # a repair
-                mine = self._numbers(board, self.seat)
-                before = self._lines(mine)
-                mine[s] = tile["number"]
-                return self._lines(mine) - before + 0.5
-            theirs = self._numbers(board, 1 - self.seat)
-            before = self._lines(theirs)
-            theirs[s] = 0
-            return before - self._lines(theirs)
+                return self._gain(self._numbers(board, self.seat), s, tile["number"]) + 0.5
+            return -self._gain(self._numbers(board, 1 - self.seat), s, 0)
 
         return self.pick_best(legal, gain)
 

@@ -9,7 +9,7 @@ from typing import Any
 from generator.engine.base import IllegalAction, Rules
 from generator.engine.under_fire.actions import ActionSpace
 from generator.engine.under_fire.board import LineScorer, build_geometry
-from generator.engine.under_fire.config import load_config
+from generator.engine.under_fire.config import UnderFireConfig, load_config
 from generator.engine.under_fire.state import UnderFireState
 from generator.model import Game
 
@@ -25,6 +25,7 @@ class UnderFireRules(Rules[UnderFireState]):
         self.lines = LineScorer(self.config, self.geometry, {
             name: game.rule_location(f"scoring.{name}") for name in ("sets", "runs")})
         self.rams = tuple(any(k == "ram" for k, _ in effect) for effect in self.config.merc_effect)
+        self.vp_per_token = _mean_token(self.config)  # what a face-down VP token is worth, on average
         self.fleet_tiles = tuple(
             [t for t, f in enumerate(self.config.ship_fleet) if f == seat] for seat in (0, 1)
         )
@@ -58,3 +59,11 @@ class UnderFireRules(Rules[UnderFireState]):
         if check:
             state.check_invariants()
         return state
+
+
+def _mean_token(config: UnderFireConfig) -> float:
+    """The mean value of the VP tokens the board, ships and mercenaries hand out (each effect counted once):
+    a rival's face-down tokens are estimated at this value when a search bot samples the game."""
+    effects = [*(e for sea in config.sea for e in sea), *config.ship_ability, *config.merc_effect]
+    amounts = [n for effect in effects for kind, n in effect if kind in ("vp", "bounty")]
+    return sum(amounts) / len(amounts) if amounts else 0.0

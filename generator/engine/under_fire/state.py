@@ -20,10 +20,11 @@ also land on a rival's active ship in such a position, sinking it.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, Result, State
+from generator.engine.base import IllegalAction, InvariantBroken, Observation, Result, State, shuffled
 from generator.engine.under_fire.board import bits
 from generator.engine.under_fire.config import Effect, order_matters
 
@@ -417,7 +418,7 @@ class UnderFireState(State):
                 m = tile - tiles
                 board.append({"seat": self.merc_owner[m], "mercenary": config.merc_names[m], "number": 0,
                               "burning": False})
-        return {
+        return Observation({
             "seat": player,
             "phase": PHASE_NAMES[self.phase],
             "turn": self.turn,
@@ -433,7 +434,7 @@ class UnderFireState(State):
             "bought": self.bought,
             "main_done": self.main_done,
             "anchor": self.anchor,
-        }
+        }, self.information_set(player))
 
     def action_to_string(self, action: int) -> str:
         return self.rules.space.to_string(action)
@@ -463,6 +464,27 @@ class UnderFireState(State):
         new.queue = self.queue[:]
         new.final = [dict(f) for f in self.final]
         new.counters = dict(self.counters)
+        return new
+
+    def determinize(self, seat: int, rng: random.Random) -> UnderFireState:
+        """Redraw what `seat` cannot see: the order of its own deck, the rival's hand and deck, and the
+        worth of the rival's face-down VP tokens (their count times the mean token value).
+
+        Unseen tiles are gathered in tile order and shuffled, so the sample depends only on what the
+        seat sees.
+        """
+        new = self.copy()
+        if self.phase == OVER:
+            return new
+        rival = 1 - seat
+        own = sorted(self.decks[seat])
+        new.decks[seat] = [own[i] for i in shuffled(len(own), rng)]
+        pool = sorted(self.hands[rival] + self.decks[rival])
+        drawn = [pool[i] for i in shuffled(len(pool), rng)]
+        size = len(self.hands[rival])
+        new.hands[rival] = drawn[:size]
+        new.decks[rival] = drawn[size:]
+        new.vp[rival] = round(self.tokens[rival] * self.rules.vp_per_token)
         return new
 
     def check_invariants(self) -> None:

@@ -1,0 +1,169 @@
+"""A general search bot for every game: single-observer information-set Monte-Carlo tree search.
+
+It knows no game. Each iteration asks the seat's information set for one full
+state consistent with what the seat sees (`State.determinize`), walks one
+shared tree with UCB (counting, per action, how often it was available, so
+actions legal only in some samples are judged fairly), adds one node, plays
+the rest at random, and credits every node with the payoff of the seat that
+moved into it. After a fixed number of iterations (a budget in work, not
+time, so a seed gives the same game on any machine) it plays the most visited
+action.
+
+Its only inputs are the observation's information set, the legal actions and
+its own seeded rng: hidden cards never reach it except through samples that
+depend on nothing the seat cannot see.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from generator.engine.base import Bot, Result, State, information_of
+from generator.errors import UsageError
+
+WIN_WEIGHT = 0.5  # payoff = half the share of the victory + half the score margin
+
+
+class Node:
+    """One action's statistics below a node of the shared tree."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover  # the seat that played the action leading here
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        self.children: dict[int, Node] = {}
+
+
+def payoffs(result: Result, players: int) -> list[float]:
+    """Each seat's payoff in [0, 1]: half its share of the victory, half its score margin over the others.
+
+    The margin (squashed, and measured in tenths of the table's typical score, so it means the same in
+    any game) gives random play-outs a gradient: a narrow loss is better than a rout, a cooperative
+    loss still counts the ports taken. Where every seat scores the same, the score itself counts.
+    """
+    scores = result.scores
+    share = 1.0 / len(result.winners) if result.winners else 0.0
+    scale = 0.1 * max(1.0, sum(abs(s) for s in scores) / players)
+    out = []
+    for seat in range(players):
+        won = share if seat in result.winners else 0.0
+        s = scores[seat]
+        if players > 1 and max(scores) != min(scores):
+            others = (sum(scores) - s) / (players - 1)
+            margin = 0.5 + 0.5 * math.tanh((s - others) / scale)
+        else:
+            margin = 0.5 + 0.5 * s / (abs(s) + 1.0)
+        out.append(WIN_WEIGHT * won + (1.0 - WIN_WEIGHT) * margin)
+    return out
+
+
+class SearchBot(Bot):
+    """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision.
+
+    An engine may lend it a bot (`guided`): as a prior, that bot's choice for the real observation
+    takes the first `prior_visits` samples and counts them twice when the move is chosen, so the
+    search departs from it only for a move its samples keep preferring (prior knowledge in UCT,
+    after Gelly & Silver 2007); as
+    `playout`, it plays the play-outs in every seat, from each sampled seat's own observation.
+    Without either, moves are found from random play-outs alone.
+    """
+
+    name = "search"
+    iterations: ClassVar[int] = 200
+    exploration: ClassVar[float] = 0.7
+    prior: ClassVar[type[Bot] | None] = None
+    prior_visits: ClassVar[int] = 10
+    playout: ClassVar[type[Bot] | None] = None
+
+    @classmethod
+    def guided(cls, prior: type[Bot] | None = None, playout: type[Bot] | None = None,
+               iterations: int | None = None) -> type[SearchBot]:
+        """A search bot with a prior bot, play-out bot and budget of its own."""
+        budget = cls.iterations if iterations is None else iterations
+        return type("GuidedSearchBot", (cls,), {"prior": prior, "playout": playout, "iterations": budget,
+                                                "__doc__": cls.__doc__})
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        info = information_of(observation)
+        if info is None:
+            raise UsageError("the search bot needs an observation that carries the seat's information set "
+                             "(State.information_set): this game's observation() does not attach one")
+        rng = self.rng
+        root = Node(-1)
+        hint = None if self.prior is None else self.prior(self.rules, self.seat, rng).choose(observation, legal)
+        playout_bots: dict[int, Bot] = {}  # made on first need, kept for this decision
+        for i in range(self.iterations):
+            self._iterate(root, info.sample(rng), rng, playout_bots, hint if i < self.prior_visits else None)
+        children = root.children
+        head_start = self.prior_visits
+        return self.pick_best([a for a in legal if a in children] or legal,
+                              lambda a: (children[a].visits if a in children else 0) + (head_start if a == hint else 0))
+
+    def _iterate(self, root: Node, state: State, rng: random.Random, playout_bots: dict[int, Bot],
+                 first: int | None = None) -> None:
+        """One sample: down the tree by UCB (through `first` at the root when given), one new node, a play-out."""
+        node = root
+        path: list[Node] = []
+        c = self.exploration
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            mover = state.current_player()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                if a in children:
+                    children[a].available += 1
+            if first is not None and node is root and first in children:
+                action = first
+                state.apply_action(action)
+                node = children[action]
+                path.append(node)
+                continue
+            if untried:
+                action = first if first is not None and node is root else untried[rng.randrange(len(untried))]
+                child = children[action] = Node(mover)
+                child.available = 1
+                state.apply_action(action)
+                path.append(child)
+                break
+            action = self._select(children, legal, c, rng)
+            state.apply_action(action)
+            node = children[action]
+            path.append(node)
+        playout = self.playout
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if playout is None or len(legal) == 1:
+                state.apply_action(legal[rng.randrange(len(legal))])
+                continue
+            mover = state.current_player()
+            bot = playout_bots.get(mover)
+            if bot is None:
+                bot = playout_bots[mover] = playout(self.rules, mover, rng)
+            state.apply_action(bot.choose(state.observation(mover), legal))
+        values = payoffs(state.result(), state.players)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += values[visited.mover]
+
+    @staticmethod
+    def _select(children: dict[int, Node], legal: Sequence[int], c: float, rng: random.Random) -> int:
+        """UCB over the actions legal in this sample, exploring by availability rather than parent visits."""
+        best: list[int] = []
+        top = -math.inf
+        for a in legal:
+            child = children[a]
+            value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if value > top:
+                best, top = [a], value
+            elif value == top:
+                best.append(a)
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
