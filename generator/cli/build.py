@@ -66,7 +66,24 @@ def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
                  if name == SHEETS or (name == PREVIEW and gallery) or flags.get(f"export_{name}"))
 
 
-@click.command("build")
+PRESET_NAMES = "PRESET-NAMES"  # in build's help, replaced by the shipped presets' names when help is shown
+
+
+class BuildCommand(click.Command):
+    """`pnp build`, whose help names the shipped presets from their registry (read only when help is shown,
+    so a new preset in presets.yaml is listed without a second list to keep)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        import copy
+
+        from generator.render.presets import registry
+
+        named = copy.copy(self)
+        named.help = (self.help or "").replace(PRESET_NAMES, ", ".join(registry()))
+        click.Command.format_help_text(named, ctx, formatter)
+
+
+@click.command("build", cls=BuildCommand)
 @click.argument("games", nargs=-1)
 @click.option("--only", "only", multiple=True, metavar="COMPONENT", help="Build only this component (repeatable).")
 @paper_option
@@ -127,7 +144,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     writes Tabletop Simulator deck sheets to output/<game>/tts/.
 
     --preset NAME writes what a print service asks for to output/<game>/NAME/
-    (tgc, mpc, drivethrucards, printplaygames, home-a4, home-letter; see the
+    (PRESET-NAMES; see the
     README's "Print services"); --colour cmyk makes the sheets CMYK PDF/X;
     --tts also writes TTS saved objects, their images at --tts-url.
     """

@@ -29,6 +29,7 @@ from generator.model.game import Condition
 from generator.project import Project
 
 TOP_LEVEL = ("game", "contents", "player_counts", "rules", "components", "theme")
+MARK_CORNERS = ("top left", "top right", "bottom left", "bottom right")  # the corners layouts can put a mark in
 MAX_FILES = 64
 
 
@@ -156,7 +157,9 @@ def _build_game(
         raw, where = sections["theme"]
         if not isinstance(raw, dict):
             raise DataError("theme must be a mapping", where)
-        theme = _plain(raw, "", {}, decisions)
+        theme_locations: dict[str, Location] = {"": where}
+        theme = _plain(raw, "", theme_locations, decisions)
+        _check_theme(theme, theme_locations)
 
     return Game(
         id=game_id,
@@ -180,6 +183,15 @@ def _build_game(
         decisions=tuple(DesignDecision(w, t.strip()) for w, t in decisions),
         theme=theme,
     )
+
+
+def _check_theme(theme: Any, locations: dict[str, Location]) -> None:
+    """The theme is free-form, but the values code acts on must be ones it understands: a mark corner that
+    names no corner would otherwise put the mark top left without a word."""
+    corner = theme.get("mark_corner")
+    if corner is not None and corner not in MARK_CORNERS:
+        raise DataError(f"theme.mark_corner {corner!r} is not a corner: use one of {', '.join(MARK_CORNERS)}",
+                        locations.get("mark_corner", locations[""]))
 
 
 def _minutes(value: Any, where: Location) -> tuple[int, int]:

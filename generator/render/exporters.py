@@ -129,39 +129,40 @@ def _in_colour(pdf: bytes, colour: str, title: str) -> bytes:
 
 
 def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
-    from generator.render.facestyle import style_of, styled
+    from generator.render.facestyle import styled, variant_name
     from generator.render.imposition import impose
 
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
-    name = style_of(settings).name(sheet_file_name(given.game.id, given.component.id, paper, result.mode))
+    name = variant_name(sheet_file_name(given.game.id, given.component.id, paper, result.mode), settings)
     pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}")
     return [OutputFile(name, FileKind.SHEET, pdf, given.component.id, paper=paper, sheets=result.sheets)]
 
 
 def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
-                settings: SheetOptions) -> list[OutputFile]:
-    """The game's mixed sheet of small pieces (`sheet: mixed`) on one paper."""
+                settings: PrintSheetOptions) -> list[OutputFile]:
+    """The game's mixed sheet of small pieces (`sheet: mixed`) on one paper, styled, coloured and named like
+    every other sheet."""
+    from generator.render.facestyle import styled, variant_name
     from generator.render.imposition import MIXED, impose_mixed
 
-    result = impose_mixed(faces, game, components, settings)
+    result = impose_mixed(styled(faces, settings), game, components, settings)
     paper = settings.paper.name
-    return [OutputFile(sheet_file_name(game.id, MIXED, paper, result.mode), FileKind.SHEET, result.pdf,
-                       MIXED, paper=paper, sheets=result.sheets)]
+    name = variant_name(sheet_file_name(game.id, MIXED, paper, result.mode), settings)
+    pdf = _in_colour(result.pdf, settings.colour, f"{game.title}: {MIXED}")
+    return [OutputFile(name, FileKind.SHEET, pdf, MIXED, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
-    from generator.render.facestyle import style_of, styled
+    from generator.render.facestyle import styled, variant_name
     from generator.render.raster import export_pngs
 
     files = export_pngs(styled(given.faces, settings), given.game, given.component, settings.bleed, given.workers,
                         settings.dpi, cache=given.cache)
-    style = style_of(settings)
-    if not style.plain:
-        files = [dataclasses.replace(f, name=style.name(f.name)) for f in files]
     title = f"{given.game.title}: {given.component.plural}"
-    return [dataclasses.replace(f, data=_in_colour(f.data, settings.colour, title)) if f.kind is FileKind.FACES_PDF
-            else f for f in files]
+    return [dataclasses.replace(f, name=variant_name(f.name, settings),
+                                data=_in_colour(f.data, settings.colour, title) if f.kind is FileKind.FACES_PDF
+                                else f.data) for f in files]
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:

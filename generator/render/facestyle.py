@@ -41,11 +41,6 @@ class FaceStyle:
         """The words a styled file's name carries: '-inksaver', '-guides' or both."""
         return ("-inksaver" if self.ink_saver else "") + ("-guides" if self.guides else "")
 
-    def name(self, file_name: str) -> str:
-        """`file_name` with the suffix before its extension ('x-a4.pdf' -> 'x-a4-guides.pdf')."""
-        stem, dot, extension = file_name.rpartition(".")
-        return f"{stem}{self.suffix()}{dot}{extension}" if dot else file_name + self.suffix()
-
     def apply(self, face: Face, component: Component) -> Face:
         """The face as this style draws it."""
         elements = face.elements
@@ -130,5 +125,19 @@ def styled(faces: FaceRenderer, settings: Any) -> FaceRenderer:
 
 
 def style_of(settings: Any) -> FaceStyle:
+    """The face style the settings ask for (their `guides`, `ink_saver` and `bleed`)."""
     return FaceStyle(bool(getattr(settings, "guides", False)), bool(getattr(settings, "ink_saver", False)),
                      float(getattr(settings, "bleed", 3.0)))
+
+
+CMYK_SUFFIX = "-cmyk"
+
+
+def variant_name(file_name: str, settings: Any) -> str:
+    """`file_name` with every word the settings put in a print file's name, so no variant passes for another:
+    the style's ('-inksaver', '-guides'), then '-cmyk' for a PDF that `--colour cmyk` turns into CMYK PDF/X
+    (PNGs stay RGB, so they never carry it). 'x-a4-duplex-long.pdf' -> 'x-a4-duplex-long-guides-cmyk.pdf'."""
+    cmyk = CMYK_SUFFIX if getattr(settings, "colour", "rgb") == "cmyk" and file_name.endswith(".pdf") else ""
+    suffix = style_of(settings).suffix() + cmyk
+    stem, dot, extension = file_name.rpartition(".")
+    return f"{stem}{suffix}{dot}{extension}" if dot else file_name + suffix

@@ -153,22 +153,45 @@ class Grid:
                               self.rows.size, left, bottom, right, top))
         return found
 
-    def marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop mark hairlines (x1, y1, x2, y2 in mm): every cut line extended beyond the bleed."""
+    def face_cuts(self, filled: int | None = None) -> tuple[list[float], list[float]]:
+        """The cut positions (x, then y, mm) that are an edge of one of the first `filled` faces.
+
+        A partly filled page has cut lines no face needs (beside its empty slots): a mark there
+        would tell the cutter to cut where nothing is, so marks keep to these lines. A line that is
+        some face's edge keeps both its end marks, so a ruler still has two marks to lie on.
+        """
+        count = self.per_page if filled is None else max(0, min(filled, self.per_page))
+        xs: set[int] = set()
+        ys: set[int] = set()
+        for index in range(count):
+            r, col = divmod(index, self.cols.count)
+            row = self.rows.count - 1 - r
+            xs.update(_key(e) for e in (self.cols.starts[col], self.cols.starts[col] + self.cols.size))
+            ys.update(_key(e) for e in (self.rows.starts[row], self.rows.starts[row] + self.rows.size))
+        return ([x for x in self.cols.cuts() if _key(x) in xs], [y for y in self.rows.cuts() if _key(y) in ys])
+
+    def marks(self, filled: int | None = None) -> list[tuple[float, float, float, float]]:
+        """Crop mark hairlines (x1, y1, x2, y2 in mm): every cut line of a placed face extended beyond the bleed."""
         lines = []
+        cut_xs, cut_ys = self.face_cuts(filled)
         y0, y1 = self.rows.bleed_span
         x0, x1 = self.cols.bleed_span
         bottom_end = max(self.rows.region[0] + MARK_EDGE, y0 - MARK_GAP - MARK_MAX)
         top_end = min(self.rows.region[1] - MARK_EDGE, y1 + MARK_GAP + MARK_MAX)
         left_end = max(self.cols.region[0] + MARK_EDGE, x0 - MARK_GAP - MARK_MAX)
         right_end = min(self.cols.region[1] - MARK_EDGE, x1 + MARK_GAP + MARK_MAX)
-        for x in self.cols.cuts():
+        for x in cut_xs:
             lines.append((x, y0 - MARK_GAP, x, bottom_end))
             lines.append((x, y1 + MARK_GAP, x, top_end))
-        for y in self.rows.cuts():
+        for y in cut_ys:
             lines.append((x0 - MARK_GAP, y, left_end, y))
             lines.append((x1 + MARK_GAP, y, right_end, y))
         return lines
+
+
+def _key(position: float) -> int:
+    """A cut position in micrometres: equal edges of neighbouring faces meet although float sums differ."""
+    return round(position * 1000)
 
 
 def make_grid(paper: Paper, width: float, height: float, bleed: float,

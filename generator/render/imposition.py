@@ -121,7 +121,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
             for (_, back), slot in zip(chunk, slots):
                 forms.place(back, mirror_slot(slot, paper, "fold"))  # type: ignore[arg-type]
             _fold_line(c, paper)
-        _marks(c, grid, options, mirrored=mode == "gutter-fold")
+        _marks(c, grid, options, mirrored=mode == "gutter-fold", filled=len(chunk))
         c.showPage()
         pages += 1
         if mode.startswith("duplex"):
@@ -156,8 +156,8 @@ def _mode(duplex: str, backs: list[Face], double_sided: bool) -> str:
     return f"duplex-{duplex}"
 
 
-def _marks(c: Any, grid: Grid, options: SheetOptions, mirrored: bool) -> None:
-    lines = grid.marks() if options.crop_marks else []
+def _marks(c: Any, grid: Grid, options: SheetOptions, mirrored: bool, filled: int | None = None) -> None:
+    lines = grid.marks(filled) if options.crop_marks else []
     if mirrored and lines:
         lines = lines + [(grid.page.width - x1, y1, grid.page.width - x2, y2) for x1, y1, x2, y2 in lines]
     c.saveState()

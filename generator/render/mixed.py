@@ -35,14 +35,15 @@ class Block:
         return self.grid.slots(self.filled)
 
     def marks(self) -> list[tuple[float, float, float, float]]:
-        """Crop marks (x1, y1, x2, y2 in mm): every cut line of the block, just outside its bleed."""
+        """Crop marks (x1, y1, x2, y2 in mm): every cut line of the block's placed faces, just outside its bleed."""
         x0, x1 = self.grid.cols.bleed_span
         y0, y1 = self.grid.rows.bleed_span
         near, far = MARK_GAP, MARK_GAP + MARK_LENGTH
         lines = []
-        for x in self.grid.cols.cuts():
+        cut_xs, cut_ys = self.grid.face_cuts(self.filled)
+        for x in cut_xs:
             lines += [(x, y0 - near, x, y0 - far), (x, y1 + near, x, y1 + far)]
-        for y in self.grid.rows.cuts():
+        for y in cut_ys:
             lines += [(x0 - near, y, x0 - far, y), (x1 + near, y, x1 + far, y)]
         return lines
 

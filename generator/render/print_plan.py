@@ -67,6 +67,7 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
     from generator.render.documents.rulebook import parse_template
     from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates, split_settings
     from generator.render.faces import renderer
+    from generator.render.facestyle import variant_name
     from generator.render.imposition import MIXED, mixed_components, sheet_mode, sheets_for
     from generator.render.sheet_options import MODE_NAMES, SheetOptions, sheet_file_name
     from generator.render.two_up import fits_two_up, pages_of
@@ -87,13 +88,15 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
             continue
         mode = sheet_mode(faces, game, [component], options.duplex)
         modes.append(mode)
-        files.append(PrintFile(sheet_file_name(game.id, component.id, paper, mode), _holds([component]),
+        name = variant_name(sheet_file_name(game.id, component.id, paper, mode), options)  # as the build names it
+        files.append(PrintFile(name, _holds([component]),
                                sheets_for([component], settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
     mixed = mixed_components(game)
     if mixed:
         mode = sheet_mode(faces, game, mixed, options.duplex)
         modes.append(mode)
-        files.append(PrintFile(sheet_file_name(game.id, MIXED, paper, mode), _holds(mixed),
+        name = variant_name(sheet_file_name(game.id, MIXED, paper, mode), options)
+        files.append(PrintFile(name, _holds(mixed),
                                sheets_for(mixed, settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
     folds: list[tuple[str, int]] = []
     two_up = False

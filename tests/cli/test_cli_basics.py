@@ -86,3 +86,17 @@ def test_help_imports_no_command_and_no_reportlab(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert "Commands:" in done.stdout
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_build_help_names_every_shipped_preset_without_loading_reportlab(tmp_path: Path) -> None:
+    """The preset names in `pnp build --help` come from presets.yaml itself, and reading them draws nothing."""
+    probe = ("import sys\nfrom generator.cli import main\ntry:\n    main(['build', '--help'])\nexcept SystemExit:\n"
+             "    pass\nprint(sorted(m for m in sys.modules if m.startswith(('reportlab', 'PIL', 'jinja2'))))")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=True)
+    *help_lines, loaded = done.stdout.strip().splitlines()
+    assert loaded == "[]"
+    text = " ".join(" ".join(help_lines).split())
+    from generator.render.presets import registry
+
+    assert f"({', '.join(registry())}; see the README's" in text
+    assert "PRESET-NAMES" not in text

@@ -122,6 +122,16 @@ def test_value_out_of_range(tmp_path: Path) -> None:
     )
 
 
+def test_a_theme_mark_corner_that_names_no_corner_is_refused_at_its_line(tmp_path: Path) -> None:
+    game = GAME_YAML + "theme:\n  colours: {ink: '#000000'}\n  mark_corner: middle\n"
+    assert error_of(make_project(tmp_path, game=game)) == (
+        "data/toy/game.yaml:15: theme.mark_corner 'middle' is not a corner: "
+        "use one of top left, top right, bottom left, bottom right"
+    )
+    fine = load_game(make_project(tmp_path / "fine", game=game.replace("middle", "top right")), "toy")
+    assert fine.theme["mark_corner"] == "top right"
+
+
 def test_enum_value_not_allowed(tmp_path: Path) -> None:
     cards = CARDS_YAML + "      - {id: odd, suit: green, rank: 1}\n"
     assert error_of(make_project(tmp_path, cards)) == (

@@ -11,9 +11,11 @@ from render_pdf import MM
 
 from generator.load import load_game
 from generator.project import Project
+from generator.render.build import BuildOptions
 from generator.render.cmyk import PROFILE, ColourConverter, to_pdfx
 from generator.render.faces import renderer
 from generator.render.presets import registry
+from generator.render.print_plan import print_plan
 from generator.render.raster import Workers
 from generator.render.service import export_preset
 from tests.helpers import REPO
@@ -210,12 +212,18 @@ def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monke
                            "--paper", "a4", "--no-gallery", "--colour", "cmyk", "--png")
     assert code == 0, err
     out = fresh_project.output_dir / "counterattack"
-    for path in (out / "counterattack-port-a4-duplex-long.pdf", out / "png" / "counterattack-port-faces.pdf"):
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["counterattack-port-a4-duplex-long-cmyk.pdf"]
+    assert "counterattack-port-faces-cmyk.pdf" in {p.name for p in (out / "png").iterdir()}
+    assert not any("-cmyk" in p.name for p in (out / "png").glob("*.png"))  # PNGs stay RGB
+    for path in (out / "counterattack-port-a4-duplex-long-cmyk.pdf", out / "png" / "counterattack-port-faces-cmyk.pdf"):
         document = pikepdf.open(path)
         operators, max_ink, spaces = colour_report(document)
         assert not operators & RGB_OPERATORS and not any("RGB" in s for s in spaces), path.name
         assert 0 < max_ink <= 240.0 + 1e-9
         assert document.Root.OutputIntents[0].S == pikepdf.Name.GTS_PDFX
         assert all("/TrimBox" in page.obj and "/BleedBox" in page.obj for page in document.pages)
+    plan = print_plan(load_game(fresh_project, "counterattack"), fresh_project,
+                      BuildOptions(papers=("a4",), colour="cmyk"), "a4")
+    assert "counterattack-port-a4-duplex-long-cmyk.pdf" in {f.name for f in plan.files}  # the rulebook names it
     code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--colour", "hsv")
     assert code != 0 and "hsv" in err and "Traceback" not in err

@@ -124,12 +124,15 @@ def test_build_options_name_their_files(fresh_project, monkeypatch, flags, suffi
     assert names == [f"counterattack-port-a4-duplex-long{suffix}.pdf"]
 
 
-def test_style_file_names() -> None:
-    from generator.render.facestyle import FaceStyle
+def test_style_and_colour_file_names() -> None:
+    from generator.render.facestyle import variant_name
 
-    assert FaceStyle(guides=True).name("x-a4.pdf") == "x-a4-guides.pdf"
-    assert FaceStyle(ink_saver=True).name("p/x-1.png") == "p/x-1-inksaver.png"
-    assert FaceStyle().name("x.pdf") == "x.pdf"
+    assert variant_name("x-a4.pdf", PngSettings(guides=True)) == "x-a4-guides.pdf"
+    assert variant_name("p/x-1.png", PngSettings(ink_saver=True)) == "p/x-1-inksaver.png"
+    assert variant_name("x.pdf", PngSettings()) == "x.pdf"
+    both = PrintSheetOptions(paper=PAPERS["a4"], guides=True, ink_saver=True, colour="cmyk")
+    assert variant_name("x-a4-duplex-long.pdf", both) == "x-a4-duplex-long-inksaver-guides-cmyk.pdf"
+    assert variant_name("p/x-1.png", PngSettings(colour="cmyk")) == "p/x-1.png"  # PNGs stay RGB: no -cmyk
 
 
 def test_ink_saver_keeps_light_ink_that_stands_on_a_kept_band() -> None:

@@ -117,3 +117,48 @@ def test_the_lone_go_first_token_gets_bleed_on_all_four_sides() -> None:
     grid = make_grid(PAPERS["a4"], 30, 30, 3.0)
     (slot,) = grid.slots(1)
     assert (slot.left, slot.bottom, slot.right, slot.top) == (3.0, 3.0, 3.0, 3.0)
+
+
+def _face_edges(slots) -> tuple[set[float], set[float]]:
+    return ({round(e, 3) for s in slots for e in (s.x, s.x + s.w)}, {round(e, 3) for s in slots for e in (s.y, s.y + s.h)})
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes, st.integers(1, 40))
+def test_crop_marks_sit_only_on_cut_lines_that_are_a_placed_faces_edge(case, filled) -> None:
+    width, height, bleed, paper_name = case
+    grid = make_grid(PAPERS[paper_name], width, height, bleed)
+    if grid is None:
+        return
+    xs, ys = _face_edges(grid.slots(filled))
+    marks = grid.marks(filled)
+    vertical = {round(x1, 3) for x1, _, x2, _ in marks if x1 == x2}
+    horizontal = {round(y1, 3) for _, y1, _, y2 in marks if y1 == y2}
+    assert vertical == xs and horizontal == ys  # every face edge marked, nothing beside an empty slot
+    assert len(marks) == 2 * (len(xs) + len(ys))  # both ends of each line, for a ruler
+
+
+def test_a_partly_filled_sheet_marks_only_its_faces_edges_read_back_from_the_pdf(project) -> None:
+    import io
+
+    from pypdf import PdfReader
+    from render_pdf import lines
+    from test_bleed import faces_on
+
+    from generator.load import load_game
+    from generator.render.faces import renderer
+    from generator.render.imposition import impose
+    from generator.render.sheet_options import SheetOptions
+
+    game = load_game(project, "counterattack")
+    component = game.component("exposed-port")  # 4 cards on a page of 3 x 3: the bottom row stays empty
+    result = impose(renderer(project), game, component, SheetOptions(PAPERS["a4"]))
+    front = PdfReader(io.BytesIO(result.pdf)).pages[0]
+    faces = faces_on(front)
+    assert len(faces) == 4 and result.per_page == 9
+    xs = {round(e, 1) for f in faces for e in (f.x, f.x + f.w)}
+    ys = {round(e, 1) for f in faces for e in (f.y, f.y + f.h)}
+    drawn = lines(front)
+    assert {round(x1, 1) for x1, _, x2, _ in drawn if abs(x1 - x2) < 1e-6} == xs
+    assert {round(y1, 1) for _, y1, _, y2 in drawn if abs(y1 - y2) < 1e-6} == ys
+    assert len(drawn) == 2 * (len(xs) + len(ys)) < len(result.grid.marks())  # the empty row's cuts are unmarked

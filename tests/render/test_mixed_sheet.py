@@ -173,3 +173,42 @@ def test_only_one_piece_still_builds_the_whole_mixed_sheet(project_copy) -> None
     reader = PdfReader(project_copy.output_dir / "pirate-tricks" / written[0])
     placed = sum(len(faces_on(page)) for page in reader.pages[::2])
     assert placed == sum(c.count for c in _mixed(project_copy, "pirate-tricks"))
+
+
+def test_guides_ink_saver_and_cmyk_apply_to_the_mixed_sheet_as_to_any_sheet(project) -> None:
+    import io
+
+    import pikepdf
+    from test_cmyk import RGB_OPERATORS, colour_report
+    from test_facestyle import ink
+
+    from generator.render.exporters import PrintSheetOptions, mixed_sheet
+    from generator.render.faces import renderer
+    from generator.render.imposition import mixed_components
+
+    game = load_game(project, "pirate-tricks")
+    members, faces = mixed_components(game), renderer(project)
+
+    def drawn(**options):
+        (file,) = mixed_sheet(faces, game, members, PrintSheetOptions(PAPERS["a4"], **options))
+        return file
+
+    def magenta_strokes(pdf: bytes) -> int:  # the guides' colour, #ff00c8, in the pages or their forms
+        document = pikepdf.open(io.BytesIO(pdf))
+        streams = [*document.pages, *(o for o in document.objects
+                                      if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form")]
+        return sum(1 for stream in streams for operands, operator in pikepdf.parse_content_stream(stream)
+                   if str(operator) == "RG" and [round(float(v), 3) for v in operands] == [1, 0, 0.784])
+
+    plain, guides, saver = drawn(), drawn(guides=True), drawn(ink_saver=True)
+    assert plain.name == "pirate-tricks-tokens-a4-duplex-long.pdf"
+    assert guides.name == "pirate-tricks-tokens-a4-duplex-long-guides.pdf"
+    assert saver.name == "pirate-tricks-tokens-a4-duplex-long-inksaver.pdf"
+    assert magenta_strokes(plain.data) == 0 and magenta_strokes(guides.data) > 0
+    assert ink(saver.data) < ink(plain.data)
+    cmyk = drawn(colour="cmyk", guides=True, ink_saver=True)
+    assert cmyk.name == "pirate-tricks-tokens-a4-duplex-long-inksaver-guides-cmyk.pdf"
+    document = pikepdf.open(io.BytesIO(cmyk.data))
+    operators, max_ink, _ = colour_report(document)
+    assert not operators & RGB_OPERATORS and 0 < max_ink <= 240.0 + 1e-9
+    assert document.Root.OutputIntents[0].S == pikepdf.Name.GTS_PDFX
