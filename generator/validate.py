@@ -90,7 +90,7 @@ def document_checks(game: Game, project: Project) -> list[Check]:
 def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -> GameReport:
     """Every check on one game; an EngineError when the game has no working engine."""
     from generator.readgate import ReadGate
-    from generator.render.fit import layout_checks
+    from generator.render.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.preflight import preflight_checks
 
     if not project.gate.per_build:
@@ -102,8 +102,13 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
-    report.checks += _guarded("layout checks", lambda: layout_checks(game, project))
-    report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project))
+    sides: list[PrintableSide] | None  # every face resolved once, for the layout and the preflight checks
+    try:
+        sides = printable_sides(game, project)
+    except DataError:
+        sides = None  # the layout checks meet the same error and report it
+    report.checks += _guarded("layout checks", lambda: layout_checks(game, project, sides))
+    report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
     report.checks += document_checks(game, project)
     return report
 

@@ -8,6 +8,8 @@ carries the layout file:line to fix.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from generator.checks import Check
 from generator.errors import DataError
 from generator.model import Component, Game, Item
@@ -16,32 +18,59 @@ from generator.render.build import printable
 from generator.render.faces import renderer
 from generator.render.glyphs import describe, missing
 from generator.render.icons import ICONS
-from generator.render.layout import Element, Face, back_layout
+from generator.render.layout import Element, Face, Layout, back_layout
 from generator.render.text import bold_of, fit_line, icon_names, icon_problem, set_text, shrink_floor, unknown_icons
 from generator.render.units import pt
 
 
-def layout_checks(game: Game, project: Project) -> list[Check]:
-    """One check per component side (layout loads and renders for every item) and per text that fails to fit."""
+@dataclass(frozen=True)
+class PrintableSide:
+    """One printable side of a component with its layout and every item's resolved face, or the
+    error that stopped them resolving: resolved once per validation, read by the layout and
+    preflight checks alike."""
+
+    component: Component
+    side: str
+    layout_name: str
+    layout: Layout | None = None
+    faces: tuple[tuple[Item, Face], ...] = ()
+    error: DataError | None = None
+
+
+def printable_sides(game: Game, project: Project) -> list[PrintableSide]:
+    """Every printable component side of the game, each with its faces resolved for every item."""
     faces = renderer(project)
-    checks: list[Check] = []
+    sides: list[PrintableSide] = []
     for component in game.components:
         if not printable(component):
             continue
         for side, layout_name in (("front", component.front), ("back", back_layout(component))):
             if layout_name is None:
                 continue
-            checks.extend(_side_checks(game, component, side, layout_name, faces))
+            try:
+                layout = faces.library.get(layout_name, component.location)
+                resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
+            except DataError as exc:
+                sides.append(PrintableSide(component, side, layout_name, error=exc))
+                continue
+            sides.append(PrintableSide(component, side, layout_name, layout, resolved))
+    return sides
+
+
+def layout_checks(game: Game, project: Project, sides: list[PrintableSide] | None = None) -> list[Check]:
+    """One check per component side (layout loads and renders for every item) and per text that fails to fit."""
+    checks: list[Check] = []
+    for side in printable_sides(game, project) if sides is None else sides:
+        checks.extend(_side_checks(side))
     return checks
 
 
-def _side_checks(game: Game, component: Component, side: str, layout_name: str, faces: object) -> list[Check]:
-    name = f"layout {layout_name} ({component.id} {side})"
-    try:
-        layout = faces.library.get(layout_name, component.location)  # type: ignore[attr-defined]
-        resolved = [(item, faces.face(game, component, item, side)) for item in component.items]  # type: ignore[attr-defined]
-    except DataError as exc:
-        return [Check(name, "loads and renders for every item", exc.message, False, exc.location)]
+def _side_checks(side: PrintableSide) -> list[Check]:
+    name = f"layout {side.layout_name} ({side.component.id} {side.side})"
+    if side.error is not None or side.layout is None:
+        error = side.error or DataError("no layout", side.component.location)
+        return [Check(name, "loads and renders for every item", error.message, False, error.location)]
+    layout, resolved = side.layout, list(side.faces)
     checks = [Check(name, "loads and renders for every item", f"{len(resolved)} items", True,
                     layout.where)]
     misfits: dict[str, list[tuple[Item, str]]] = {}

@@ -20,17 +20,20 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from generator.checks import Check
-from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.draw import ASCENT, pip_centres
 from generator.render.glyphs import text_width
 from generator.render.icons import icon_operators
-from generator.render.layout import Element, Face, Layout, back_layout
+from generator.render.layout import Element, Face, Layout
 from generator.render.text import bold_of, fit_line, set_text
 from generator.render.units import MM
+
+if TYPE_CHECKING:
+    from generator.render.fit import PrintableSide
 
 CHECKED_TYPES = ("text", "textbox", "icon", "pips", "track")
 DESCENDERS = frozenset("gjpqyQ,;()[]{}|/@_")
@@ -321,30 +324,19 @@ def icon_extent(name: str) -> tuple[float, float, float, float, float]:
 # -- `pnp validate` ------------------------------------------------------------------------------------
 
 
-def preflight_checks(game: Game, project: Project) -> list[Check]:
+def preflight_checks(game: Game, project: Project, sides: list[PrintableSide] | None = None) -> list[Check]:
     """One check per printable component side: its text and icons keep inside the safe zone and frames.
 
     A failure names the layout's file:line of the element, the worst face, how far
     it reaches out and how many faces do; a layout that does not resolve is left
     to the layout checks (`render.fit`), which report it.
     """
-    from generator.render.build import printable
-    from generator.render.faces import renderer
+    from generator.render.fit import printable_sides
 
-    faces = renderer(project)
     checks: list[Check] = []
-    for component in game.components:
-        if not printable(component):
-            continue
-        for side, layout_name in (("front", component.front), ("back", back_layout(component))):
-            if layout_name is None:
-                continue
-            try:
-                layout = faces.library.get(layout_name, component.location)
-                resolved = [(item, faces.face(game, component, item, side)) for item in component.items]
-            except DataError:
-                continue
-            checks.extend(_side_checks(component, side, layout, resolved))
+    for side in printable_sides(game, project) if sides is None else sides:
+        if side.layout is not None and side.error is None:
+            checks.extend(_side_checks(side.component, side.side, side.layout, list(side.faces)))
     return checks
 
 
