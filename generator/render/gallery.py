@@ -29,7 +29,7 @@ TEMPLATE = "site/index.html.j2"
 BUILT_IN = Path(__file__).resolve().parent
 
 
-DEFAULT_SAFE_MM = 3.0  # the print shop's usual safe margin inside the trim, until a component declares its own
+DEFAULT_SAFE_MM = 3.0  # read for manifests of builds older than the component's own `safe` (Component.safe)
 
 
 @dataclass
@@ -118,7 +118,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         for face in faces:
             face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
-                                   c.size.width, c.size.height, c.size.shape, c.size.corner, bleed,
+                                   c.size.width, c.size.height, c.size.shape, c.size.corner, bleed, c.safe,
                                    counts=_counts_by_players(game, c.id))
                   for c in game.components]
     lo, hi = game.play_time

@@ -88,7 +88,6 @@ def component_faces(renderer: FaceRenderer, game: Game, component: Component) ->
 
 def impose(renderer: FaceRenderer, game: Game, component: Component, options: SheetOptions) -> SheetResult:
     """Lay out every copy of `component` on sheets of `options.paper`; returns the PDF bytes."""
-    from reportlab.pdfgen import canvas as rl_canvas
 
     faces = component_faces(renderer, game, component)
     backs = [b for _, b in faces if b is not None]
@@ -103,12 +102,8 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
         raise DataError(f"component '{component.id}' ({size.label()}) does not fit on {paper.name} paper "
                         f"with {options.bleed:g} mm bleed", component.location)
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1, pageCompression=1,
-                         initialFontName="Sans", initialFontSize=9)
-    c.setTitle(f"{game.title}: {component.plural} ({paper.name})")
-    c.setAuthor("Pirate Press")
-    c.setCreator("pnp build")
-    c.setSubject(f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
+    c = _sheet_canvas(buffer, paper, f"{game.title}: {component.plural} ({paper.name})",
+                      f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed)
     per_page = grid.per_page
     pages = 0
@@ -202,7 +197,6 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     or (`--duplex none`, backs that differ) gutter-fold, fronts packed in the
     left half; faces without a back leave their place on the back page empty.
     """
-    from reportlab.pdfgen import canvas as rl_canvas
 
     from generator.render.mixed import pack
 
@@ -219,12 +213,8 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
         raise DataError(f"a piece of the mixed sheet ({names}) does not fit on {paper.name} paper "
                         f"with {options.bleed:g} mm bleed", components[0].location)
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1, pageCompression=1,
-                         initialFontName="Sans", initialFontSize=9)
-    c.setTitle(f"{game.title}: {', '.join(comp.plural for comp in components)} ({paper.name})")
-    c.setAuthor("Pirate Press")
-    c.setCreator("pnp build")
-    c.setSubject(f"{len(faces)} pieces, {mode}, {options.bleed:g} mm bleed")
+    c = _sheet_canvas(buffer, paper, f"{game.title}: {', '.join(comp.plural for comp in components)} ({paper.name})",
+                      f"{len(faces)} pieces, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed)
     pages = 0
     start = 0
@@ -295,3 +285,16 @@ def sheets_for(components: list[Component], options: SheetOptions, mode: str) ->
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
     pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
     return len(pages) if pages else 0
+
+
+def _sheet_canvas(buffer: io.BytesIO, paper: Paper, title: str, subject: str) -> Any:
+    """A sheet PDF's canvas: deterministic (invariant), compressed, the shipped font, and its metadata."""
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    c = rl_canvas.Canvas(buffer, pagesize=(pt(paper.width), pt(paper.height)), invariant=1, pageCompression=1,
+                         initialFontName="Sans", initialFontSize=9)
+    c.setTitle(title)
+    c.setAuthor("Pirate Press")
+    c.setCreator("pnp build")
+    c.setSubject(subject)
+    return c

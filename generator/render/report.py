@@ -82,6 +82,17 @@ def _interval(rate: Rate) -> str:
     return f"{format_pct(rate.ci95[0])} to {format_pct(rate.ci95[1])}"
 
 
+def _horizontal_bars(chart: HorizontalBarChart, labels: Sequence[str], colour: Any) -> None:
+    """The report's look for a horizontal bar chart: labels top to bottom in the given order, at the
+    bars' right-hand anchor, in the shipped font, one flat colour."""
+    chart.categoryAxis.categoryNames = list(reversed(labels))
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.boxAnchor = "e"
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.bars[0].fillColor = colour
+    chart.bars.strokeColor = None
+
+
 def win_chart(entries: Sequence[Rate], labels: Sequence[str], mark: float | None = None) -> Drawing:
     """Horizontal bars of win rates with their 95% Wilson intervals as whiskers; `mark` draws a limit line."""
     height = 30 + 22 * len(entries)
@@ -92,13 +103,8 @@ def win_chart(entries: Sequence[Rate], labels: Sequence[str], mark: float | None
     chart.data = [[e.rate * 100 for e in reversed(entries)]]
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = 0, 100
     chart.valueAxis.valueStep = 10
-    chart.valueAxis.labels.fontName = "Sans"
     chart.valueAxis.labelTextFormat = "%d%%"
-    chart.categoryAxis.categoryNames = list(reversed(labels))
-    chart.categoryAxis.labels.fontName = "Sans"
-    chart.categoryAxis.labels.boxAnchor = "e"
-    chart.bars[0].fillColor = PALETTE[0]
-    chart.bars.strokeColor = None
+    _horizontal_bars(chart, labels, PALETTE[0])
     drawing.add(chart)
     slot = chart.height / max(1, len(entries))
     for i, entry in enumerate(reversed(entries)):
@@ -186,14 +192,9 @@ def means_chart(entries: Mapping[str, Moments]) -> Drawing:
     chart.x, chart.y = 120, 20
     chart.width, chart.height = WIDTH - 150, height - 30
     chart.data = [[float(entries[n].mean) for n in reversed(names)]]
-    chart.categoryAxis.categoryNames = list(reversed(names))
-    chart.categoryAxis.labels.fontName = "Sans"
-    chart.categoryAxis.labels.boxAnchor = "e"
     chart.categoryAxis.labelAxisMode = "low"  # names at the left edge, clear of negative bars
-    chart.valueAxis.labels.fontName = "Sans"
     chart.valueAxis.valueMin = min(0.0, *(float(entries[n].mean) for n in names))
-    chart.bars[0].fillColor = PALETTE[3]
-    chart.bars.strokeColor = None
+    _horizontal_bars(chart, names, PALETTE[3])
     drawing.add(chart)
     return drawing
 
@@ -344,15 +345,10 @@ def interval_chart(values: Sequence[MetricValue], labels: Sequence[str]) -> Draw
     scale = 100 if rate else 1
     chart.data = [[(v.value or 0) * scale for v in reversed(values)]]
     chart.valueAxis.valueMin, chart.valueAxis.valueMax = low * scale, high * scale
-    chart.valueAxis.labels.fontName = "Sans"
     if rate:
         chart.valueAxis.valueStep = 10
         chart.valueAxis.labelTextFormat = "%d%%"
-    chart.categoryAxis.categoryNames = list(reversed(labels))
-    chart.categoryAxis.labels.fontName = "Sans"
-    chart.categoryAxis.labels.boxAnchor = "e"
-    chart.bars[0].fillColor = PALETTE[0]
-    chart.bars.strokeColor = None
+    _horizontal_bars(chart, labels, PALETTE[0])
     drawing.add(chart)
     slot = chart.height / max(1, len(values))
     span = (high - low) or 1.0
