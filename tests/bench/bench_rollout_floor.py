@@ -1,92 +1,93 @@
-"""How close a random-bot game comes to the floor: a lean rollout of the same rules (Counterattack, solo).
+"""How close a random-bot game comes to the floor: a lean rollout of the same rules, every game.
 
-    .venv/bin/python tests/bench/bench_rollout_floor.py [--games N]
+    .venv/bin/python tests/bench/bench_rollout_floor.py [--games N] [--repeat R] [--only GAME ...]
 
-The lean rollout plays Counterattack alone from the same deal with the same
-random draws as a random bot through the engine, but keeps only what the rules
-need (hand, pirate pile, trump, tricks, open ports): no history, owner array,
-observation or statistics. It checks itself against the engine (same seed, same
-ports and victory, game by game) before timing both on one core; the ratio is
-engine / floor (the issue's target is at most 2x). Prints figures, asserts nothing.
+Each lean rollout (tests/bench/lean_*.py) plays from the same deal with the same
+random draws, in the same order, as a random bot through the engine, but keeps
+only what the rules need: no history, action ids, legal-action lists,
+observation, statistics or checks. Its tables come from the game's YAML through
+the engine's rules. Before timing, every row checks CHECKED seeded games come out
+the same both ways (scores and winners, game by game). Then both sides are timed
+on one core, interleaved, best of R (the least disturbed by other load); the
+ratio is engine time / floor time (the issue's target is at most 2x).
+Prints figures, asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
 
-from generator.engine.counterattack.config import CounterattackConfig
-from generator.engine.counterattack.rules import CounterattackRules
+import lean_all_hands  # tests/bench: this script's folder is first on sys.path
+import lean_counterattack
+import lean_pirate_tricks
+import lean_under_fire
+
 from generator.engine.registry import REGISTRY
-from generator.engine.simulate.runner import play_game
-from generator.load import load_game
+from generator.engine.simulate.runner import EngineSource, engine_for, play_game
 from generator.project import Project
 
+CHECKED = 200
 
-def lean_game(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], rules: CounterattackRules,
-              seed: int) -> tuple[int, bool]:
-    """(ports exploited, victory) of one solo game, random moves, the engine's random draws in the engine's order."""
-    rng = random.Random(seed)
-    deal = rules.random_deal(1, rng)
-    exposed, passes = deal["exposed"], deal["passes"]
-    n = len(t.card_suit)
-    last = len(exposed) - 1
-    pos = 0
-    trump = t.exposed_suit[exposed[0]] if last > 0 else -1
-    open_ports = list(t.port_tricks)  # a port's trick count, or -1 once exploited
-    ports = 0
-    size, tph = t.hand_size, t.tricks_per_hand
-    for pass_no in range(len(passes)):
-        deck = passes[pass_no]
-        for hand_no in range(t.hands_per_pass):
-            start = hand_no * 2 * size
-            hand = sorted(deck[start:start + size])
-            pirate = deck[start + size:start + 2 * size]
-            won = 0
-            for trick in range(tph):
-                while True:
-                    k = len(hand) + (pos < last)
-                    pick = rng.randrange(k)
-                    if pick < len(hand):
-                        break
-                    pos += 1  # flip: the next exposed port card turns up
-                    trump = t.exposed_suit[exposed[pos]] if pos < last else -1
-                card = hand.pop(pick)
-                won += win[trump + 1][card * n + pirate[trick]]
-            if won not in open_ports:
-                return ports, False
-            open_ports[open_ports.index(won)] = -1
-            ports += 1
-            if ports == t.ports_to_win or all(p < 0 for p in open_ports):
-                return ports, True
-    return ports, False
+Lean = Callable[[Any, int, int], tuple[tuple[float, ...], tuple[int, ...]]]
+ROWS: tuple[tuple[str, tuple[int, ...], Lean], ...] = (
+    ("counterattack", (1,), lean_counterattack.lean_game),
+    ("pirate-tricks", (3, 4, 5), lean_pirate_tricks.lean_game),
+    ("all-hands-on-deck", (2, 4, 6), lean_all_hands.lean_game),
+    ("pirates-under-fire", (2,), lean_under_fire.lean_game),
+)
+
+
+def engine_game(rules: Any, players: int, bots: Sequence[type], seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """(scores, winners) of a random-bot game through the engine, as `pnp simulate` plays it."""
+    state, _ = play_game(rules, players, bots, seed, False)
+    result = state.result()
+    return result.scores, result.winners
+
+
+def disagreement(rules: Any, players: int, bots: Sequence[type], lean: Lean, games: int) -> str | None:
+    for seed in range(games):
+        engine, floor = engine_game(rules, players, bots, seed), lean(rules, players, seed)
+        if engine != floor:
+            return f"seed {seed}: engine {engine}, lean rollout {floor}"
+    return None
+
+
+def rate(play: Callable[[int], object], games: int) -> float:
+    began = time.process_time()
+    for seed in range(games):
+        play(seed)
+    return games / (time.process_time() - began)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--games", type=int, default=1000, help="games per timing (default 1000)")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved timings per side, best kept")
+    parser.add_argument("--only", nargs="*", default=[], help="game ids to run (default: all)")
     args = parser.parse_args()
-    engine = REGISTRY.engine("counterattack")
-    rules = engine.rules(load_game(Project.at("."), "counterattack"))
-    t, win = rules.config, rules.win
-    random_bot = [engine.bots["random"]]
-    for seed in range(200):
-        state, _ = play_game(rules, 1, random_bot, seed, False)
-        ports, victory = lean_game(t, win, rules, seed)
-        if (ports, victory) != (float(state.result().scores[0]), bool(state.result().winners)):
-            print(f"seed {seed}: the lean rollout disagrees with the engine; no figures")
-            return
-    began = time.process_time()
-    for seed in range(args.games):
-        play_game(rules, 1, random_bot, seed, False)
-    engine_rate = args.games / (time.process_time() - began)
-    began = time.process_time()
-    for seed in range(args.games):
-        lean_game(t, win, rules, seed)
-    floor_rate = args.games / (time.process_time() - began)
-    print(f"counterattack solo, random: engine {engine_rate:8.0f} games/s, lean floor {floor_rate:8.0f} games/s, "
-          f"engine takes {floor_rate / engine_rate:.2f}x the floor (same 200 games checked equal first)")
+    root = str(Project.at(".").root)
+    print(f"{'game':<20} {'players':>7} {'engine games/s':>15} {'floor games/s':>14} {'ratio':>6}")
+    for game_id, counts, lean in ROWS:
+        if args.only and game_id not in args.only:
+            continue
+        rules, bots = engine_for(EngineSource(root, game_id, REGISTRY.module_of(game_id)))
+        for players in counts:
+            seats = [bots["random"]] * players
+            wrong = disagreement(rules, players, seats, lean, CHECKED)
+            if wrong:
+                print(f"{game_id:<20} {players:>7}  the lean rollout disagrees with the engine ({wrong}); no figures")
+                continue
+            engine_rate = floor_rate = 0.0
+            for _ in range(args.repeat):
+                engine_rate = max(engine_rate, rate(partial(engine_game, rules, players, seats), args.games))
+                floor_rate = max(floor_rate, rate(partial(lean, rules, players), args.games))
+            print(f"{game_id:<20} {players:>7} {engine_rate:>15.0f} {floor_rate:>14.0f} "
+                  f"{floor_rate / engine_rate:>5.2f}x")
+    print(f"(each row's first {CHECKED} seeded games checked equal both ways before timing)")
 
 
 if __name__ == "__main__":
