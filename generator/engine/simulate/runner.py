@@ -118,6 +118,8 @@ def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: in
     state = rules.new_state(players, deal, check)
     bots = [cls(rules, seat, rng) for seat, cls in enumerate(classes)]
     blind = [type(bot).choose is RandomBot.choose for bot in bots]
+    if all(blind) and not check and record is None:
+        return _play_random(state, bots, seed, labels)
     empty: dict[str, Any] = {}
     actions = 0
     while not state.is_terminal():
@@ -137,6 +139,35 @@ def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: in
             raise IllegalAction(f"bot {who} in seat {seat + 1} made an illegal move (seed {seed}, "
                                 f"action {actions + 1}): {for_people(exc.message)}") from None
         actions += 1
+    return state, actions
+
+
+def _play_random(state: State, bots: Sequence[Bot], seed: int, labels: Sequence[str]) -> tuple[State, int]:
+    """`play_game`'s loop when every seat is a random bot: each move is `RandomBot.choose` inlined
+    (the same draw from the seat's own rng, so the same game), without the per-move calls a bot
+    that looks needs. Random games are the simulator's baseline and the search bots' rollouts."""
+    draws = [bot.rng.randrange for bot in bots]
+    is_terminal, current_player = state.is_terminal, state.current_player
+    legal_actions, apply_action = state.legal_actions, state.apply_action
+    actions = 0
+    try:
+        if len({id(bot.rng) for bot in bots}) == 1:  # one shared stream: no need to ask whose turn it is
+            randrange = draws[0]
+            while not is_terminal():
+                legal = legal_actions()
+                apply_action(legal[randrange(len(legal))])
+                actions += 1
+        else:
+            while not is_terminal():
+                seat = current_player()
+                legal = legal_actions()
+                apply_action(legal[draws[seat](len(legal))])
+                actions += 1
+    except IllegalAction as exc:
+        seat = state.current_player()
+        who = labels[seat] if labels else type(bots[seat]).__name__
+        raise IllegalAction(f"bot {who} in seat {seat + 1} made an illegal move (seed {seed}, "
+                            f"action {actions + 1}): {for_people(exc.message)}") from None
     return state, actions
 
 
