@@ -70,6 +70,9 @@ class UnderFireState(State):
         self.loser = EMPTY
         self.final: list[dict[str, int]] = []
         self.counters = {"fires": 0, "sunk_burning": 0, "rammed": 0, "mercenaries": 0, "repairs": 0}
+        # the last `accessible` answer and what it was worked out from (seat, ships, mercenaries, fires):
+        # a turn asks it several times of an unchanged board
+        self._access: tuple[int, int, int, int, int, int, int] = (-1, 0, 0, 0, 0, 0, 0)
 
     # --- masks -----------------------------------------------------------------------------------
 
@@ -82,9 +85,16 @@ class UnderFireState(State):
 
     def accessible(self, seat: int) -> int:
         """Where the seat may place a tile now (burning ships included)."""
-        reach = self.reach(seat)
-        occupied = self.ships[0] | self.ships[1] | self.mercs[0] | self.mercs[1]
-        return ((self.rules.geometry.home[seat] | reach) & ~occupied) | (reach & self.burning)
+        ships, mercs, burning = self.ships, self.mercs, self.burning
+        known = self._access
+        if (known[0] == seat and known[1] == ships[0] and known[2] == ships[1] and known[3] == mercs[0]
+                and known[4] == mercs[1] and known[5] == burning):
+            return known[6]
+        reach = self.rules.geometry.reach((ships[seat] & ~burning) | mercs[seat])
+        occupied = ships[0] | ships[1] | mercs[0] | mercs[1]
+        where = ((self.rules.geometry.home[seat] | reach) & ~occupied) | (reach & burning)
+        self._access = (seat, ships[0], ships[1], mercs[0], mercs[1], burning, where)
+        return where
 
     def ram_targets(self, seat: int) -> int:
         """Rival active ships a Ram may land on: in the seat's first row or next to its active tiles."""
@@ -107,7 +117,8 @@ class UnderFireState(State):
         space = self.rules.space
         if phase == MAIN:
             seat = self.turn
-            where = bits(self.accessible(seat))
+            access = self.accessible(seat)
+            where = bits(access)
             out = []
             numbers = self.rules.config.ship_number
             spaces = space.spaces
@@ -115,17 +126,19 @@ class UnderFireState(State):
                 base = (n - 1) * spaces
                 out += [base + s for s in where]
             if not self.bought:
-                out += self._buys(seat, where)
+                out += self._buys(seat, access, where)
             return out
         if phase == AFTER:
-            return [*self._buys(self.turn, bits(self.accessible(self.turn))), space.end]
+            access = self.accessible(self.turn)
+            return [*self._buys(self.turn, access, bits(access)), space.end]
         if phase == TARGET:
             return [space.target + s for s in bits(self.targets)]
         if phase == ORDER:
             return [space.sea_first, space.ship_first]
         return []
 
-    def _buys(self, seat: int, where: list[int]) -> list[int]:
+    def _buys(self, seat: int, access: int, where: list[int]) -> list[int]:
+        """Purchase actions, by mercenary then space; `where` is `bits(access)`, the accessible spaces."""
         config = self.rules.config
         space = self.rules.space
         out: list[int] = []
@@ -134,7 +147,7 @@ class UnderFireState(State):
             if free and config.merc_cost[m] <= gold:
                 spots = where
                 if self.rules.rams[m]:
-                    spots = sorted(set(where) | set(bits(self.ram_targets(seat))))
+                    spots = bits(access | self.ram_targets(seat))  # ascending, as `where` is
                 base = space.buy + m * space.spaces
                 out += [base + s for s in spots]
         return out
@@ -282,9 +295,22 @@ class UnderFireState(State):
         elif self.phase != OVER:
             self._enter_after()
 
+    def _can_buy(self, seat: int) -> bool:
+        """Whether `_buys` offers anything, without listing the offers."""
+        config = self.rules.config
+        gold = self.gold[seat]
+        access = -1  # not worked out yet
+        for m, free in enumerate(self.market):
+            if free and config.merc_cost[m] <= gold:
+                if access < 0:
+                    access = self.accessible(seat)
+                if access or (self.rules.rams[m] and self.ram_targets(seat)):
+                    return True
+        return False
+
     def _enter_after(self) -> None:
         self.phase = AFTER
-        if self.bought or not self._buys(self.turn, bits(self.accessible(self.turn))):
+        if self.bought or not self._can_buy(self.turn):
             self._end_turn()
 
     def _apply(self, kind: str, n: int) -> bool:
