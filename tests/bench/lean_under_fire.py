@@ -47,21 +47,21 @@ class LeanUnderFire:
         return self.r.geometry.reach((self.ships[seat] & ~self.burning) | self.mercs[seat])
 
     def accessible(self, seat: int) -> int:
-        reach = self.reach(seat)
-        taken = self.ships[0] | self.ships[1] | self.mercs[0] | self.mercs[1]
-        return ((self.r.geometry.home[seat] | reach) & ~taken) | (reach & self.burning)
+        ships, mercs, burning = self.ships, self.mercs, self.burning
+        reach = self.r.geometry.reach((ships[seat] & ~burning) | mercs[seat])
+        return ((self.r.geometry.home[seat] | reach) & ~(ships[0] | ships[1] | mercs[0] | mercs[1])) | (reach & burning)
 
-    def buys(self, seat: int, market: list[bool], where: list[int]) -> list[tuple[int, int]]:
-        """(mercenary, space) in the engine's order."""
+    def buys(self, seat: int, market: list[bool], access: int) -> list[tuple[int, int]]:
+        """(mercenary, spots as a bitmask) for each purchase the seat can make, in the engine's order."""
         cost, rams = self.r.config.merc_cost, self.r.rams
         out: list[tuple[int, int]] = []
         for m, free in enumerate(market):
             if free and cost[m] <= self.gold[seat]:
-                spots = where
+                spots = access
                 if rams[m]:
-                    targets = (self.r.geometry.home[seat] | self.reach(seat)) & self.ships[1 - seat] & ~self.burning
-                    spots = sorted(set(where) | set(bits(targets)))
-                out += [(m, s) for s in spots]
+                    spots |= (self.r.geometry.home[seat] | self.reach(seat)) & self.ships[1 - seat] & ~self.burning
+                if spots:
+                    out.append((m, spots))
         return out
 
     def clear(self, s: int) -> bool:
@@ -133,12 +133,9 @@ class LeanUnderFire:
         return self.effects(seat, s, list(config.merc_effect[m]), explore)
 
     def stuck(self, seat: int, market: list[bool]) -> bool:
-        """No ship can be placed, and no purchase now would open a space: the seat loses."""
-        if not self.hands[seat]:
-            return True
-        if self.accessible(seat):
-            return False
-        return not any(self.copy().buy(seat, m, s, market[:], True) for m, s in self.buys(seat, market, []))
+        """The seat has no space for a ship, and no purchase now would open one: it loses."""
+        return not any(self.copy().buy(seat, m, s, market[:], True)
+                       for m, spots in self.buys(seat, market, 0) for s in bits(spots))
 
     def play(self) -> tuple[tuple[float, ...], tuple[int, ...]]:
         rules, rng = self.r, self.rng
@@ -155,18 +152,19 @@ class LeanUnderFire:
         finished = [False, False]
         seat = int(deal["first"]) % 2
         while True:
-            if self.stuck(seat, market):
+            hand = self.hands[seat]
+            access = self.accessible(seat) if hand else 0
+            if not hand or (not access and self.stuck(seat, market)):
                 return (0.0, 0.0), (1 - seat,)
             bought = False
             while True:  # the main action, perhaps after buying first
-                hand = self.hands[seat]
-                where = bits(self.accessible(seat))
+                spaces = access.bit_count()
                 numbers = sorted({number[t] for t in hand})
-                places = len(numbers) * len(where)
-                offers = [] if bought else self.buys(seat, market, where)
-                pick = rng.randrange(places + len(offers))
+                places = len(numbers) * spaces
+                offers = [] if bought else self.buys(seat, market, access)
+                pick = rng.randrange(places + sum(spots.bit_count() for _, spots in offers))
                 if pick < places:
-                    n, s = numbers[pick // len(where)], where[pick % len(where)]
+                    n, s = numbers[pick // spaces], nth_bit(access, pick % spaces)
                     tile = next(t for t in hand if number[t] == n)
                     hand.remove(tile)
                     was_burning = self.clear(s)
@@ -180,17 +178,19 @@ class LeanUnderFire:
                         queue = list(sea + ship)
                     self.effects(seat, s, queue)
                     break
-                m, s = offers[pick - places]
-                self.buy(seat, m, s, market)
+                self.buy(seat, *chosen(offers, pick - places), market)
                 bought = True
-                if not self.hands[seat] or not self.accessible(seat):
+                access = self.accessible(seat)
+                if not access:
                     return (0.0, 0.0), (1 - seat,)
-            if not bought:  # the optional purchase after the main action
-                offers = self.buys(seat, market, bits(self.accessible(seat)))
+            gold = self.gold[seat]
+            if not bought and any(free and cost <= gold for free, cost in zip(market, config.merc_cost, strict=True)):
+                offers = self.buys(seat, market, self.accessible(seat))  # the optional purchase after the main action
                 if offers:
-                    pick = rng.randrange(len(offers) + 1)
-                    if pick < len(offers):
-                        self.buy(seat, *offers[pick], market)
+                    count = sum(spots.bit_count() for _, spots in offers)
+                    pick = rng.randrange(count + 1)  # or end the turn
+                    if pick < count:
+                        self.buy(seat, *chosen(offers, pick), market)
             if self.decks[seat]:
                 self.hands[seat].append(self.decks[seat].pop())
             else:
@@ -213,6 +213,23 @@ class LeanUnderFire:
         leaders = [p for p in (0, 1) if totals[p] == best]
         rich = max(self.gold[p] for p in leaders)
         return tuple(float(t) for t in totals), tuple(p for p in leaders if self.gold[p] == rich)
+
+
+def nth_bit(mask: int, index: int) -> int:
+    """The space of the `index`-th set bit of `mask`, counting from the lowest."""
+    for _ in range(index):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def chosen(offers: list[tuple[int, int]], pick: int) -> tuple[int, int]:
+    """(mercenary, space) of the `pick`-th purchase, counting spots mercenary by mercenary."""
+    for m, spots in offers:
+        count = spots.bit_count()
+        if pick < count:
+            return m, nth_bit(spots, pick)
+        pick -= count
+    raise IndexError(pick)
 
 
 def lean_game(rules: UnderFireRules, players: int, seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:
