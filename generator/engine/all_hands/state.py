@@ -106,8 +106,20 @@ class AllHandsState(State):
 
     def apply_action(self, action: int) -> None:
         phase = self.phase
-        if phase == STOCK and 0 <= action < self.players:  # the hot path; space.draw == 0
-            self._draw(action)
+        if phase == STOCK and 0 <= action < self.players:  # the hot path (space.draw == 0): a draw, inline
+            piles = self.piles
+            cards = piles[action]
+            if not cards:
+                raise IllegalAction(f"drawing pile {action} is empty: draw from a pile that has cards")
+            stock = self.stock
+            stock[self.turn].append(cards.pop())
+            nxt = self.turn + 1
+            if nxt == self.players:
+                nxt = 0
+            if len(stock[nxt]) >= self.stock_cards or (not cards and not any(piles)):
+                self._begin_extra()
+            else:
+                self.turn = nxt
             self.history.append(action)
             if self.check:
                 self.check_invariants()
@@ -159,20 +171,6 @@ class AllHandsState(State):
         self.extra_next = [False] * self.players
         self.phase = STOCK
         self.turn = self.start
-
-    def _draw(self, pile: int) -> None:
-        cards = self.piles[pile]
-        if not cards:
-            raise IllegalAction(f"drawing pile {pile} is empty: draw from a pile that has cards")
-        stock = self.stock
-        stock[self.turn].append(cards.pop())
-        nxt = self.turn + 1
-        if nxt == self.players:
-            nxt = 0
-        if len(stock[nxt]) >= self.stock_cards or (not cards and not any(self.piles)):
-            self._begin_extra()
-        else:
-            self.turn = nxt
 
     def _begin_extra(self) -> None:
         self.phase = EXTRA
