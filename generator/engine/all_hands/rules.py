@@ -88,12 +88,20 @@ class AllHandsRules(Rules[AllHandsState]):
         each = self.config.deal[players]
         if each * players > len(cards):
             raise IllegalAction(f"{players} players x {each} cards need {each * players}, the deck has {len(cards)}")
+        return self._state(players, cards, self.starts_of(players, deal), check)
+
+    def dealt_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> AllHandsState:
+        """A state from a deal `random_deal` has just drawn: no need to re-validate it."""
+        return self._state(players, deal["cards"], deal["starts"], check)
+
+    def _state(self, players: int, cards: list[int], starts: list[int], check: bool) -> AllHandsState:
+        each = self.config.deal[players]
         state = AllHandsState(self, players, check)
         for p in range(players):
             state.piles[p] = cards[p * each:(p + 1) * each]  # the end of the list is the top
         removed = self._removed[players]
         state.box = cards[players * each:] + removed  # not dealt, or taken out for this player count
-        state.starts = self.starts_of(players, deal)
+        state.starts = starts
         state.begin_round()
         if check:
             state.check_invariants()

@@ -47,6 +47,10 @@ class CounterattackRules(Rules[CounterattackState]):
         deal = self.random_deal(players, random.Random(seed))
         return self._state(players, deal["exposed"], deal["passes"], check)
 
+    def dealt_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> CounterattackState:
+        """A state from a deal `random_deal` has just drawn: no need to re-validate it."""
+        return self._state(players, deal["exposed"], deal["passes"], check)
+
     def _state(self, players: int, exposed: list[int], passes: list[list[int]], check: bool) -> CounterattackState:
         return CounterattackState(self.config, self.space, self.win, players, exposed, passes, check)
 

@@ -66,6 +66,10 @@ class PirateTricksRules(Rules[PirateTricksState]):
         deal = self.random_deal(players, random.Random(seed))
         return PirateTricksState(self.config, self.space, players, deal, check)
 
+    def dealt_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> PirateTricksState:
+        """A state from a deal `random_deal` has just drawn: no need to re-validate it."""
+        return PirateTricksState(self.config, self.space, players, deal, check)
+
     def _check_players(self, players: int) -> None:
         if players not in self.player_counts:
             raise DataError(f"Pirate Tricks is for {self.game.players_min}-{self.game.players_max} players, "

@@ -115,7 +115,7 @@ def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: in
     deal = rules.random_deal(players, rng)
     if on_deal is not None:
         on_deal(deal)
-    state = rules.new_state(players, deal, check)
+    state = rules.dealt_state(players, deal, check)
     bots = [cls(rules, seat, rng) for seat, cls in enumerate(classes)]
     blind = [type(bot).choose is RandomBot.choose for bot in bots]
     if all(blind) and not check and record is None:

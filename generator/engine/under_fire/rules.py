@@ -44,12 +44,17 @@ class UnderFireRules(Rules[UnderFireState]):
 
     def new_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> UnderFireState:
         self._players_ok(players)
+        for seat in (0, 1):
+            if sorted(deal["decks"][seat]) != self.fleet_tiles[seat]:
+                raise IllegalAction(f"the deck of seat {seat} must hold exactly the {len(self.fleet_tiles[seat])} tiles of the "
+                                    f"{self.config.fleets[seat]} fleet")
+        return self.dealt_state(players, deal, check)
+
+    def dealt_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> UnderFireState:
+        """A state from a deal `random_deal` has just drawn (or `new_state` has checked)."""
         state = UnderFireState(self, check)
         for seat in (0, 1):
             deck = list(deal["decks"][seat])
-            if sorted(deck) != self.fleet_tiles[seat]:
-                raise IllegalAction(f"the deck of seat {seat} must hold exactly the {len(self.fleet_tiles[seat])} tiles of the "
-                                    f"{self.config.fleets[seat]} fleet")
             hand = self.config.hand_size
             state.hands[seat] = deck[len(deck) - hand:][::-1]
             state.decks[seat] = deck[:len(deck) - hand]
