@@ -149,3 +149,13 @@ def test_a_wrong_score_sheet_maximum_is_reported(project_copy: Project) -> None:
     edit(project_copy.data_dir / "all-hands-on-deck" / "game.yaml", "cook: [9, 11, 13]", "cook: [9, 12, 13]")
     failed = [c for c in composition_checks(load_game(project_copy, "all-hands-on-deck")) if not c.ok]
     assert [c.name for c in failed] == ["score sheet: maximum cook cards"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(counts=st.lists(st.integers(min_value=0, max_value=8), min_size=len(R.config.kinds),
+                       max_size=len(R.config.kinds)))
+def test_formable_lists_exactly_the_options_a_crew_holds_the_cards_for(counts: list[int]) -> None:
+    """`formable` works on per-kind bitmasks; it must agree with reading each option's needs."""
+    want = tuple(o.index for o in R.options if all(counts[k] >= n for k, n in enumerate(o.need)))
+    assert R.formable(counts) == want
+    assert R.formable(counts) == want  # the memoised answer too

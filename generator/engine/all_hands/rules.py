@@ -24,6 +24,12 @@ class AllHandsRules(Rules[AllHandsState]):
         self.space = ActionSpace(self.config, self.options, game.players_max)
         self.best_layout = final_scorer(self.config, self.options)
         self._formable: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # per kind, per count held (capped at the most any option needs): the options that count allows,
+        # as a bitmask over option indices; a crew can form the options every one of its counts allows
+        self._fits = tuple(
+            tuple(sum(1 << o.index for o in self.options if o.need[k] <= held)
+                  for held in range(max((o.need[k] for o in self.options), default=0) + 1))
+            for k in range(len(self.config.kinds)))
         all_items = game.deck(PIRATE)
         self._in_play: dict[int, list[int]] = {}
         for players in game.player_range:
@@ -38,8 +44,15 @@ class AllHandsRules(Rules[AllHandsState]):
         if found is None:
             if len(self._formable) > 200_000:
                 self._formable.clear()
-            found = tuple(o.index for o in self.options if all(key[k] >= n for k, n in o.parts))
-            self._formable[key] = found
+            mask = -1
+            for fits, held in zip(self._fits, key, strict=True):
+                mask &= fits[held] if held < len(fits) else fits[-1]
+            picks: list[int] = []
+            while mask:
+                low = mask & -mask
+                picks.append(low.bit_length() - 1)
+                mask ^= low
+            self._formable[key] = found = tuple(picks)
         return found
 
     def in_play(self, players: int) -> list[int]:
