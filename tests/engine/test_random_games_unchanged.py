@@ -9,6 +9,7 @@ the digest; the first game's figures are kept readable so a failure shows what m
 from __future__ import annotations
 
 import hashlib
+import random
 from pathlib import Path
 from typing import Any
 
@@ -63,3 +64,24 @@ def test_seeded_random_games_are_unchanged(game_id: str, players: int) -> None:
     want_first, want_digest = RECORDED[(game_id, players)]
     assert first == want_first
     assert digest == want_digest
+
+
+@pytest.mark.parametrize(("game_id", "players"), sorted(RECORDED))
+def test_a_fresh_deal_skips_validation_but_not_the_rules(game_id: str, players: int) -> None:
+    """`dealt_state` (the simulator's way in) makes the very game `new_state` (a log's way in) makes."""
+    source = EngineSource(str(Project.at(ROOT).root), game_id, REGISTRY.module_of(game_id))
+    rules, _ = engine_for(source)
+    for seed in range(5):
+        deal = rules.random_deal(players, random.Random(seed))
+        fresh, checked = rules.dealt_state(players, deal), rules.new_state(players, deal)
+        moves = random.Random(seed)
+        while not checked.is_terminal():
+            assert fresh.legal_actions() == checked.legal_actions()
+            assert [dict(fresh.observation(p)) for p in range(players)] == \
+                   [dict(checked.observation(p)) for p in range(players)]
+            legal = checked.legal_actions()
+            action = legal[moves.randrange(len(legal))]
+            fresh.apply_action(action)
+            checked.apply_action(action)
+        assert fresh.is_terminal()
+        assert fresh.result() == checked.result()
