@@ -496,3 +496,5 @@ class AllHandsState(State):
                 raise InvariantBroken(f"seat {p} holds {len(self.stock[p])} stock cards")
         if self.phase in (GO_OUT, SNATCH, CURSE, OVER) and any(self.stock):
             raise InvariantBroken("stock cards left over after hiring")
+        if self.phase == STOCK and self.open_piles != [p for p in range(self.players) if self.piles[p]]:
+            raise InvariantBroken(f"the open piles are kept as {self.open_piles}, but the piles say otherwise")
