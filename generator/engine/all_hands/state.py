@@ -50,7 +50,6 @@ class AllHandsState(State):
         self._seats = range(players)
         self.history: list[int] = []
         self.piles: list[list[int]] = [[] for _ in range(players)]
-        self.open_piles: list[int] = []  # in the stock phase: the piles that hold cards (kept as they empty)
         self.stock: list[list[int]] = [[] for _ in range(players)]
         self.crew: list[list[int]] = [[] for _ in range(players)]
         self.counts: list[list[int]] = [[0] * len(rules.config.kinds) for _ in range(players)]
@@ -86,7 +85,10 @@ class AllHandsState(State):
     def legal_actions(self) -> list[int]:
         phase = self.phase
         if phase == STOCK:  # the hot path: draw actions are pile numbers (space.draw == 0)
-            return self.open_piles[:]
+            piles = self.piles
+            if all(piles):  # most draws: every pile holds cards (`all` runs in C, a comprehension does not)
+                return list(self._seats)
+            return [p for p in self._seats if piles[p]]
         space = self.rules.space
         if phase == HIRE:
             kind = self.rules.config.card_kind
@@ -113,12 +115,10 @@ class AllHandsState(State):
                 raise IllegalAction(f"drawing pile {action} is empty: draw from a pile that has cards")
             stock = self.stock
             stock[self.turn].append(cards.pop())
-            if not cards:
-                self.open_piles.remove(action)
             nxt = self.turn + 1
             if nxt == self.players:
                 nxt = 0
-            if len(stock[nxt]) >= self.stock_cards or not self.open_piles:
+            if len(stock[nxt]) >= self.stock_cards or (not cards and not any(piles)):
                 self._begin_extra()
             else:
                 self.turn = nxt
@@ -172,7 +172,6 @@ class AllHandsState(State):
         self.extra_now = self.extra_next
         self.extra_next = [False] * self.players
         self.phase = STOCK
-        self.open_piles = [p for p in self._seats if self.piles[p]]
         self.turn = self.start
 
     def _begin_extra(self) -> None:
@@ -403,7 +402,6 @@ class AllHandsState(State):
         new._seats = self._seats
         new.history = self.history[:]
         new.piles = [p[:] for p in self.piles]
-        new.open_piles = self.open_piles[:]
         new.stock = [s[:] for s in self.stock]
         new.crew = [c[:] for c in self.crew]
         new.counts = [c[:] for c in self.counts]
@@ -496,5 +494,3 @@ class AllHandsState(State):
                 raise InvariantBroken(f"seat {p} holds {len(self.stock[p])} stock cards")
         if self.phase in (GO_OUT, SNATCH, CURSE, OVER) and any(self.stock):
             raise InvariantBroken("stock cards left over after hiring")
-        if self.phase == STOCK and self.open_piles != [p for p in range(self.players) if self.piles[p]]:
-            raise InvariantBroken(f"the open piles are kept as {self.open_piles}, but the piles say otherwise")
