@@ -14,7 +14,7 @@ from generator.engine.counterattack.rules import CounterattackRules
 
 
 def lean_ports(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], rules: CounterattackRules,
-              seed: int) -> tuple[int, bool]:
+               seed: int) -> tuple[int, bool]:
     """(ports exploited, victory) of one solo game, random moves, the engine's random draws in the engine's order."""
     rng = random.Random(seed)
     deal = rules.random_deal(1, rng)
