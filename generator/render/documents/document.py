@@ -2,8 +2,8 @@
 
 `invariant=1` fixes the creation date and document id, so the same inputs give
 byte-identical PDFs. One layout pass serves a table of contents too: its entries
-are known from the story, and its page numbers are forms defined once the pages
-are laid out (`contents.OnePassContents`).
+are known from the story, and its page numbers are written into the pages once
+they are laid out (`contents.OnePassContents`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
-from generator.render.documents.contents import Entry, OnePassContents
+from generator.render.documents.contents import Entry, OnePassContents, fill_numbers
 from generator.render.documents.flowables import HeadingPara
 from generator.render.documents.styles import Styles
 
@@ -74,15 +74,13 @@ def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: 
     for _ in range(MAX_PASSES):
         buffer = io.BytesIO()
         doc = Document(buffer, pagesize, margin, title, styles, footer, links=links)
-        for number, table in enumerate(contents):
-            table.expect(entries, f"tocpage{number + 1}")
-        doc._doSave = 0  # saved below, once the numbers' forms exist (multiBuild does the same)
+        for table in contents:
+            table.expect(entries)
+        doc._doSave = 0  # saved below, once the page numbers are in (multiBuild does the same)
         doc.build(list(story), canvasmaker=canvasmaker)
         met = [entry for entry, _ in doc.headings]
         if not contents or met == entries:
-            pages = [page for _, page in doc.headings]
-            for table in contents:
-                table.draw_numbers(doc.canv, pages)
+            fill_numbers(doc.canv, contents, [page for _, page in doc.headings])
             doc.canv.save()
             return buffer.getvalue()
         entries = met
