@@ -51,3 +51,34 @@ def test_one_pass_is_the_bytes_of_two(project, games, monkeypatch, game_id, pape
     one = rulebook_pdf(game, project, paper, booklet=booklet)
     monkeypatch.setattr(rulebook, "build_pdf", two_pass_pdf)
     assert one == rulebook_pdf(game, project, paper, booklet=booklet)
+
+
+def test_headings_the_story_hides_are_found_by_laying_out_again(project, games, monkeypatch) -> None:
+    """A heading inside a kept block is not in the story's top level, so the first layout's contents
+    miss it; the layout then runs again with the headings it met, as multiBuild would."""
+    from reportlab.platypus import KeepTogether
+
+    from generator.render.documents import markup
+    from generator.render.documents.document import build_pdf
+    from generator.render.documents.flowables import Builder
+    from generator.render.documents.styles import make_styles, paper_size
+
+    game = games["pirate-tricks"]
+    styles = make_styles(game)
+    text = ["# Rules", "", "::: toc", ""]
+    for n in range(1, 9):
+        text += [f"## Part {n}", "", " ".join(["Sail on and take the treasure."] * 40), ""]
+    builder = Builder(game, project, styles, "test.md")
+    width, height = paper_size("a4")
+    builder.width, builder.height = width - 80, height - 100
+    story = builder.flowables(markup.parse(list(enumerate(text, start=1)), "test.md"))
+    hidden = next(i for i, f in enumerate(story) if isinstance(f, HeadingPara) and f.toc_text == "Part 5")
+    story[hidden] = KeepTogether([story[hidden]])
+    args = (paper_size("a4"), 40.0, "t", styles, "footer")
+    layouts = []
+    original = Document.build
+    monkeypatch.setattr(Document, "build", lambda self, *a, **k: layouts.append(1) or original(self, *a, **k))
+    one = build_pdf(story, *args)
+    assert len(layouts) == 2  # the hidden heading was met, so the story was laid out again
+    monkeypatch.undo()
+    assert one == two_pass_pdf(story, *args)
