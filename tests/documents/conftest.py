@@ -31,3 +31,11 @@ def copy_project(tmp_path: Path) -> Project:
     for folder in ("data", "templates"):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     return Project.at(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def books(project: Project, games: dict) -> dict[tuple[str, str], bytes]:
+    """Every game's rulebook on both papers, built once for the tests that read them."""
+    from generator.render.documents.rulebook import rulebook_pdf
+
+    return {(g, paper): rulebook_pdf(games[g], project, paper) for g in GAMES for paper in ("a4", "letter")}

@@ -16,11 +16,6 @@ from tests.documents.helpers import fonts, page_sizes, reader, text
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
 
-@pytest.fixture(scope="module")
-def books(project, games) -> dict[tuple[str, str], bytes]:
-    return {(g, paper): rulebook_pdf(games[g], project, paper) for g in GAMES for paper in SIZES}
-
-
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper", list(SIZES))
 def test_rulebook_pages_fonts(books, game_id, paper):

@@ -1,8 +1,9 @@
 """Flowables to PDF bytes: page frame, running footer, table of contents, invariant output.
 
 `invariant=1` fixes the creation date and document id, so the same inputs give
-byte-identical PDFs. Building twice (multiBuild) lets the table of contents
-learn its page numbers; seeding it with its entries first keeps that to two passes.
+byte-identical PDFs. One layout pass serves a table of contents too: its entries
+are known from the story, and its page numbers are written into the pages once
+they are laid out (`contents.OnePassContents`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
-from reportlab.platypus.tableofcontents import TableOfContents
 
+from generator.render.documents.contents import Entry, OnePassContents, fill_numbers
 from generator.render.documents.flowables import HeadingPara
 from generator.render.documents.styles import Styles
 
 PageHook = Callable[[Canvas, "Document"], None]
+MAX_PASSES = 10  # as multiBuild: the headings a layout meets always settle within a pass or two
 
 
 class Document(BaseDocTemplate):
@@ -32,6 +34,7 @@ class Document(BaseDocTemplate):
                          author="Pirate Press", creator="Pirate Press", subject=footer,
                          invariant=1, initialFontName="Sans", **kw)
         self.styles, self.footer, self.links = styles, footer, links
+        self.headings: list[tuple[Entry, int]] = []  # each contents heading as laid out, with its page
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=self._decorate)])
@@ -39,7 +42,7 @@ class Document(BaseDocTemplate):
     def afterFlowable(self, flowable: Flowable) -> None:
         if isinstance(flowable, HeadingPara) and flowable.toc_level <= 2:
             key = flowable.toc_key if self.links else None
-            self.notify("TOCEntry", (flowable.toc_level - 1, flowable.toc_text, self.page, key))
+            self.headings.append(((flowable.toc_level - 1, flowable.toc_text, key), self.page))
 
     def _decorate(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         pal = self.styles.palette
@@ -59,27 +62,32 @@ class Document(BaseDocTemplate):
 
 def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: float, title: str,
               styles: Styles, footer: str, canvasmaker: Any = Canvas, links: bool = True) -> bytes:
-    """Lay out and render; runs twice when there is a table of contents to fill."""
-    buffer = io.BytesIO()
-    doc = Document(buffer, pagesize, margin, title, styles, footer, links=links)
-    story = list(flowables)
-    seed_contents(story, links)
-    doc.multiBuild(story, canvasmaker=canvasmaker)
-    return buffer.getvalue()
+    """Lay out and render once; a table of contents gets its page numbers after the layout.
 
-
-def seed_contents(story: list[Flowable], links: bool) -> None:
-    """Give each table of contents its entries before the first pass, page numbers unknown (0).
-
-    Unseeded, the first pass lays out a one-line placeholder, so every page after it
-    can move and multiBuild needs a third pass. Seeded, the first pass already has the
-    final layout (an entry's height does not depend on its page number, which is drawn
-    in the space the entry's last line leaves): the second pass draws the numbers and
-    is the last. The seed is only a hint: multiBuild still runs until the entries it
-    collects equal the ones it drew, so the bytes are those of an unseeded build.
+    The contents' entries come from the story's headings. Should the layout meet other
+    headings than those (none does today), it is laid out again with the ones it met,
+    as `multiBuild` would, until they agree.
     """
-    entries = [(f.toc_level - 1, f.toc_text, 0, f.toc_key if links else None)
-               for f in story if isinstance(f, HeadingPara) and f.toc_level <= 2]
-    for flowable in story:
-        if isinstance(flowable, TableOfContents):
-            flowable._entries = list(entries)
+    story = list(flowables)
+    contents = [f for f in story if isinstance(f, OnePassContents)]
+    entries = heading_entries(story, links)
+    for _ in range(MAX_PASSES):
+        buffer = io.BytesIO()
+        doc = Document(buffer, pagesize, margin, title, styles, footer, links=links)
+        for table in contents:
+            table.expect(entries)
+        doc._doSave = 0  # saved below, once the page numbers are in (multiBuild does the same)
+        doc.build(list(story), canvasmaker=canvasmaker)
+        met = [entry for entry, _ in doc.headings]
+        if not contents or met == entries:
+            fill_numbers(doc.canv, contents, [page for _, page in doc.headings])
+            doc.canv.save()
+            return buffer.getvalue()
+        entries = met
+    raise RuntimeError(f"{title}: the table of contents did not settle in {MAX_PASSES} layouts")
+
+
+def heading_entries(story: list[Flowable], links: bool) -> list[Entry]:
+    """The table of contents' entries in story order: every heading of level 1 or 2."""
+    return [(f.toc_level - 1, f.toc_text, f.toc_key if links else None)
+            for f in story if isinstance(f, HeadingPara) and f.toc_level <= 2]

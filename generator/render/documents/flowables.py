@@ -30,12 +30,12 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.doctemplate import FrameBreak as DOC_FRAME_BREAK
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
+from generator.render.documents.contents import OnePassContents
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import FacePicture, resolve
 from generator.render.documents.scenes import SceneFlowable
@@ -345,7 +345,7 @@ class Builder:
                 except ValueError:
                     raise DataError(f"'::: spacer' takes millimetres, got {block.arg!r}",
                                     Location(self.file, block.line)) from None
-            toc = TableOfContents()
+            toc = OnePassContents()
             toc.levelStyles = list(s.toc)
             toc.dotsMinLevel = 0
             toc.tableStyle = TableStyle([FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"),

@@ -59,7 +59,25 @@ class IconParagraph(Paragraph):
     The markup is parsed as usual (markers are plain private-use characters to the parser); then
     each run holding markers is cut, and each marker becomes a picture in that run's own size and
     colour, so a bold or smaller run gets a matching icon.
+
+    It also breaks its lines once per width: Platypus asks a paragraph's size again and again at
+    the same width (a heading's room measures the section under it, a table measures its rows
+    before it draws them, a frame measures before it places), and a paragraph's lines depend on
+    nothing but its width (its text and style never change), so a repeated `wrap` restores what
+    the first one at that width worked out.
     """
+
+    _wrapped: tuple[float, Any, Any, float, float] | None = None  # width asked, _wrapWidths, blPara, height, _width_max
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        done = self._wrapped
+        if done is not None and done[0] == availWidth:
+            self.width, self._wrapWidths, self.blPara, self.height, self._width_max = done
+            return availWidth, done[3]
+        width, height = super().wrap(availWidth, availHeight)
+        if width == availWidth:  # laid out (not refused for want of width)
+            self._wrapped = (availWidth, self._wrapWidths, self.blPara, height, getattr(self, "_width_max", 0.0))
+        return width, height
 
     def __init__(self, text: Any, style: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(text, style, *args, **kwargs)
