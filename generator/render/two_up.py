@@ -25,6 +25,7 @@ from generator.render.units import paper as registered_paper
 if TYPE_CHECKING:
     from generator.model import Game
     from generator.project import Project
+    from generator.render.documents.sheets import SheetLayout
 
 CUT_GREY = 0.55
 
@@ -98,23 +99,29 @@ def _cut_line_page(paper: Paper) -> bytes:
     return buffer.getvalue()
 
 
-def two_up_sheet(game: Game, project: Project, template: Path, paper: str, pdf: bytes) -> tuple[str, bytes] | None:
+def two_up_sheet(game: Game, project: Project, template: Path, paper: str, pdf: bytes,
+                 layout: SheetLayout | None = None) -> tuple[str, bytes] | None:
     """A printed sheet PDF two to a page, and the word its file name ends with; None if it is not an A5 sheet.
 
     An A5 sheet is one whose template frames (`::: frame`) a component that says
     `size: a5`. The name says how to print: `2up` (single-sided) or
-    `2up-duplex-short` when each copy has a back."""
-    from generator.render.documents.rulebook import parse_template
-    from generator.render.documents.sheets import split_settings
+    `2up-duplex-short` when each copy has a back. `layout` is the sheet's layout
+    (`lay_out_sheet`) when the caller has it: its settings and page count, read
+    without parsing the template or the PDF again."""
+    if layout is None:
+        from generator.render.documents.rulebook import parse_template
+        from generator.render.documents.sheets import split_settings
 
-    display, blocks = parse_template(template, game, project)
-    settings, _ = split_settings(blocks, display)
+        display, blocks = parse_template(template, game, project)
+        settings, _ = split_settings(blocks, display)
+        per_copy = max(1, pages_of(pdf)[0] // max(settings.copies, 1))
+    else:
+        settings, per_copy = layout.settings, layout.pages
     if settings.frame is None or not game.has_component(settings.frame):
         return None
     size = game.component(settings.frame).size
     sheet = registered_paper(paper)
     if size.name != "a5" or not fits_two_up(size.width, size.height, sheet):
         return None
-    per_copy = max(1, pages_of(pdf)[0] // max(settings.copies, 1))
     mode = "2up" if per_copy == 1 else "2up-duplex-short"
     return mode, two_up(pdf, (size.width, size.height), sheet, per_copy)

@@ -72,7 +72,7 @@ class FieldBox(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        if self.fillable:
+        if getattr(canvas, "fill_in_fields", self.fillable):  # a sheet drawn from a shared layout says which
             x, y = canvas.absolutePosition(0, 0)
             field = FormField(self.name, self.tooltip, x, y, self.width, self.box_height, self.colour, self.sums)
             field.add_to(canvas)
