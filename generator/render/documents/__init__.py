@@ -80,11 +80,14 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
 
         name = sheet_name(template)
         parsed = parse_template(template, seen, project)
-        layout = lay_out_sheet(seen, project, template, paper, parsed)  # once for both PDFs
-        printed = draw_sheet(layout, fillable=False)
-        imposed = two_up_sheet(seen, project, template, paper, printed, layout)  # A5 sheets: two to a page
-        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf" if imposed is None else f"{prefix}-{name}-{paper}-{imposed[0]}.pdf",
-                            FileKind.SCORE_SHEET, printed if imposed is None else imposed[1], paper=paper)]
+        layout = lay_out_sheet(seen, project, template, paper, parsed)  # once for every PDF drawn from it
+        imposed = two_up_sheet(seen, project, template, paper, layout)  # A5 sheets: two to a page
+        if imposed is None:
+            printed = OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
+                                 draw_sheet(layout, fillable=False), paper=paper)
+        else:
+            printed = OutputFile(f"{prefix}-{name}-{paper}-{imposed[0]}.pdf", FileKind.SCORE_SHEET, imposed[1], paper=paper)
+        files = [printed]
         if not has_fields(parsed[1]):  # nothing to fill in: no fillable PDF to make
             return files
         fillable = draw_sheet(layout, fillable=True)

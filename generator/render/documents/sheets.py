@@ -233,16 +233,18 @@ def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
     return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
 
 
-def draw_sheet(layout: SheetLayout, fillable: bool) -> bytes:
+def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None) -> bytes:
     """Draw a laid-out sheet as PDF bytes, page by page as Platypus would have: the same bytes as `sheet_pdf`
     with `stamp=False` (a test says so). `fillable` turns its boxes into form fields.
 
     Printed copies are identical: their pages repeat as forms. Fillable copies differ only in their
-    fields' names: the first copy's pages are stamped again with renamed fields."""
+    fields' names: the first copy's pages are stamped again with renamed fields. A `canvasmaker`
+    given does its own thing with the copies (A5 sheets two to a page: `two_up.two_up_canvas`)."""
     doc, copies = layout.document, layout.settings.copies
-    canvasmaker: Any = Canvas
-    if copies > 1:
-        canvasmaker = stamp_canvas(copies) if fillable else repeat_canvas(copies)
+    if canvasmaker is None:
+        canvasmaker = Canvas
+        if copies > 1:
+            canvasmaker = stamp_canvas(copies) if fillable else repeat_canvas(copies)
     buffer = io.BytesIO()
     canvas = doc._makeCanvas(filename=buffer, canvasmaker=canvasmaker)  # set up as `doc.build` sets it up
     canvas.fill_in_fields = fillable  # read by FieldBox: one layout, drawn either way
