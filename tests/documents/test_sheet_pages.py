@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from generator.render.build import BuildOptions
-from generator.render.documents.sheets import lay_out_sheet, sheet_name, sheet_pdf, sheet_templates
+from generator.render.documents.sheets import draw_sheet, lay_out_sheet, sheet_name, sheet_pdf, sheet_templates
 from generator.render.print_plan import SIDES, print_plan
 from tests.documents.helpers import reader
 
@@ -41,3 +41,61 @@ def test_a_sheet_that_runs_over_on_one_paper_only_is_counted_on_each(project, ga
         entry = next(f for f in print_plan(game, project, BuildOptions(papers=(paper,)), paper).files
                      if f.name == f"counterattack-campaign-log-{paper}.pdf")
         assert (entry.sides == "one side") == (count == 1)
+
+
+VARIED_SHEET = """::: copies 3
+::: panels 2
+## Varied sheet
+
+A paragraph before everything, long enough to wrap over more than one line of the narrow panel it sits in.
+
+> **Tally.** A callout box between the tables, long enough to wrap in the narrow panel it sits in.
+
+| Name | Score |
+|---|---|
+| Captain | [[cap.score]] |
+
+- one
+- two
+- three
+
+| Round | Note | Points |
+|---|---|---|
+{% for r in range(1, 61) -%}
+| Round {{ r }} | a note that wraps in a narrow column {{ r }} | [[r{{ r }}.points]] |
+{% endfor -%}
+| **Total** | | [[total = *.points]] |
+
+::: nextpanel
+### Second panel
+
+::: slot crew a place for a card
+
+::: pagebreak
+## Back
+
+::: spacer 6
+
+1. first
+2. second
+"""
+
+
+def test_a_varied_sheet_draws_from_one_layout_as_platypus_draws_it(copy_project) -> None:
+    """Callouts, lists, a long table split over panels and pages, page breaks, copies, totals:
+    the layout's pages and both PDFs drawn from it are what Platypus makes by itself."""
+    from generator.load import load_game
+
+    template = copy_project.templates_dir / "sheets" / "pirate-tricks" / "varied.md.j2"
+    template.write_text(VARIED_SHEET)
+    game = load_game(copy_project, "pirate-tricks")
+    for paper in ("a4", "letter"):
+        layout = lay_out_sheet(game, copy_project, template, paper)
+        printed = sheet_pdf(game, copy_project, template, paper, fillable=False, stamp=False)
+        fillable = sheet_pdf(game, copy_project, template, paper, fillable=True, stamp=False)
+        assert layout.pages >= 3  # the long table runs over both panels onto a second page, then the back
+        assert len(reader(printed).pages) == 3 * layout.pages
+        assert draw_sheet(layout, fillable=False) == printed, paper
+        assert draw_sheet(layout, fillable=True) == fillable, paper
+        fields = reader(fillable).get_fields()
+        assert {"sheet1-cap-score", "sheet3-r60-points", "sheet2-total"} <= set(fields)

@@ -88,6 +88,7 @@ class Placement:
     x: float
     y: float
     spare: float
+    frame: Frame  # drawn with it set as `_frame`, as `Frame.add` sets it (containers read it while drawing)
 
 
 class Placements(list[Placement]):
@@ -106,7 +107,7 @@ class PlacingFrame(Frame):
 
     def add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> int:
         def note(canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
-            self.placed.append(Placement(canvas.getPageNumber(), flowable, x, y, _sW))
+            self.placed.append(Placement(canvas.getPageNumber(), flowable, x, y, _sW, self))
 
         flowable.drawOn = note
         try:
@@ -257,7 +258,12 @@ def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None) -> 
         template.beforeDrawPage(canvas, doc)
         template.onPage(canvas, doc)
         for placement in on_page.get(page, ()):
-            placement.flowable.drawOn(canvas, placement.x, placement.y, _sW=placement.spare)
+            flowable = placement.flowable
+            flowable._frame = placement.frame
+            try:
+                flowable.drawOn(canvas, placement.x, placement.y, _sW=placement.spare)
+            finally:
+                del flowable._frame
         template.afterDrawPage(canvas, doc)
         template.onPageEnd(canvas, doc)
         canvas.setPageRotation(doc.rotation)
