@@ -99,3 +99,30 @@ def test_a_varied_sheet_draws_from_one_layout_as_platypus_draws_it(copy_project)
         assert draw_sheet(layout, fillable=True) == fillable, paper
         fields = reader(fillable).get_fields()
         assert {"sheet1-cap-score", "sheet3-r60-points", "sheet2-total"} <= set(fields)
+
+
+def test_a_block_too_tall_for_any_page_is_one_clear_error_at_its_line(tmp_path) -> None:
+    """`pnp build` stops with one line naming the template line of the block that cannot fit; no sheet is written."""
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.helpers import REPO
+
+    (tmp_path / "data").mkdir()
+    shutil.copytree(REPO / "data" / "counterattack", tmp_path / "data" / "counterattack")
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    template = tmp_path / "templates" / "sheets" / "counterattack" / "campaign-log.md.j2"
+    source = template.read_text()
+    anchor = "{% for g in range(1, games + 1) -%}"
+    line = source[:source.index(anchor)].count("\n") + 1
+    template.write_text(source.replace(anchor, "::: spacer 400\n\n" + anchor, 1))
+    result = subprocess.run([sys.executable, "-m", "generator", "--root", str(tmp_path), "-q", "build", "counterattack",
+                             "--paper", "a4", "-j", "1", "--no-gallery"],
+                            capture_output=True, text=True, timeout=300, check=False, cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines == [f"pnp: templates/sheets/counterattack/campaign-log.md.j2:{line}: this block is taller than a page "
+                     "(or panel) and cannot be split across pages; shorten it, or break it into smaller blocks"]
+    folder = tmp_path / "output" / "counterattack"
+    assert not list(folder.glob("*campaign-log*")) and not list(folder.glob("*.tmp"))

@@ -30,6 +30,7 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageBreak, PageTemplate
+from reportlab.platypus.doctemplate import LayoutError
 
 from generator.errors import DataError, Location
 from generator.model import Game
@@ -130,7 +131,9 @@ class SheetDocument(BaseDocTemplate):
     """
 
     def __init__(self, buffer: io.BytesIO, pagesize: tuple[float, float], box: tuple[float, float, float, float],
-                 panels: int, styles: Styles, title: str, cut_marks: bool, placed: Placements | None = None):
+                 panels: int, styles: Styles, title: str, cut_marks: bool, placed: Placements | None = None,
+                 file: str = ""):
+        self.file, self.line = file, 0  # the template, and the line of the block being laid out
         super().__init__(buffer, pagesize=pagesize, leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0,
                          title=title, author="Pirate Press", creator="Pirate Press", invariant=1,
                          initialFontName="Sans")
@@ -145,6 +148,15 @@ class SheetDocument(BaseDocTemplate):
             for i in range(panels)
         ]
         self.addPageTemplates([PageTemplate(id="sheet", frames=frames, onPage=self._decorate)])
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        """Platypus's step, with a too-big block reported at its template line (`_story` notes the lines)."""
+        self.line = getattr(flowables[0], "template_line", self.line) if flowables else self.line
+        try:
+            super().handle_flowable(flowables)
+        except LayoutError:
+            raise DataError("this block is taller than a page (or panel) and cannot be split across pages; "
+                            "shorten it, or break it into smaller blocks", Location(self.file, self.line)) from None
 
     @property
     def frame_width(self) -> float:
@@ -207,7 +219,18 @@ def _document(game: Game, template: Path, paper: str, display: str, settings: Sh
     pagesize, box = _page_and_box(settings, game, paper, Location(display, 1))
     styles = make_styles(game, 0.9 if settings.frame is None else 0.85)
     return SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
-                         cut_marks=settings.frame is not None, placed=placed)
+                         cut_marks=settings.frame is not None, placed=placed, file=display)
+
+
+def _story(builder: Builder, body: list[markup.Block]) -> list[Flowable]:
+    """`builder.flowables(body)`, made block by block so that each flowable notes its block's template
+    line (`template_line`), for `SheetDocument` to say where a block that cannot fit is."""
+    made: list[Flowable] = []
+    for block in body:
+        for flowable in builder.block(block):
+            flowable.template_line = block.line
+            made.append(flowable)
+    return builder.guard(made) if builder.guard_headings else made
 
 
 def _builder(game: Game, project: Project, doc: SheetDocument, display: str, fillable: bool, index: int,
@@ -230,7 +253,7 @@ def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
     placed = Placements()
     doc = _document(game, template, paper, display, settings, io.BytesIO(), placed)
     builder = _builder(game, project, doc, display, False, 0, settings.copies, set())
-    doc.build(builder.flowables(body), canvasmaker=_UnsavedCanvas)
+    doc.build(_story(builder, body), canvasmaker=_UnsavedCanvas)
     return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
 
 
