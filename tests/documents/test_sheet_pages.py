@@ -126,3 +126,19 @@ def test_a_block_too_tall_for_any_page_is_one_clear_error_at_its_line(tmp_path) 
                      "(or panel) and cannot be split across pages; shorten it, or break it into smaller blocks"]
     folder = tmp_path / "output" / "counterattack"
     assert not list(folder.glob("*campaign-log*")) and not list(folder.glob("*.tmp"))
+
+
+def test_a_table_of_fill_in_boxes_inside_a_callout_lays_out_and_fills_in(copy_project) -> None:
+    """A callout holding a table (with fill-in boxes) draws inside its box, and its boxes are form fields."""
+    from generator.load import load_game
+
+    template = copy_project.templates_dir / "sheets" / "pirate-tricks" / "tally.md.j2"
+    template.write_text("## Tally\n\n> **Tally.** Write the scores here.\n>\n> | Name | Score |\n> |---|---|\n"
+                        "> | Captain | [[cap.score]] |\n\nAfter the box.\n")
+    game = load_game(copy_project, "pirate-tricks")
+    layout = lay_out_sheet(game, copy_project, template, "a4")
+    assert layout.pages == 1
+    fillable = reader(draw_sheet(layout, fillable=True))
+    assert set(fillable.get_fields()) == {"cap-score"}
+    words = fillable.pages[0].extract_text()
+    assert "Captain" in words and "After the box." in words

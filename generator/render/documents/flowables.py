@@ -321,7 +321,8 @@ class Builder:
             # a short list reads as one unit: never leave a single item behind on the next page
             return [KeepTogether([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
         if isinstance(block, markup.Table):
-            return [KeepShort([self.table(block)])]
+            table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
+            return [KeepShort([table])] if self.guard_headings else [table]
         if isinstance(block, markup.Callout):
             return [self.callout(block)]
         if isinstance(block, markup.Pictures):
