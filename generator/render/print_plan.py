@@ -65,12 +65,12 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
     """The plan for `game` on `paper` with the build `options` (a `BuildOptions`)."""
     from generator.render.documents.boards import board_components
     from generator.render.documents.rulebook import parse_template
-    from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates, split_settings
+    from generator.render.documents.sheets import lay_out_sheet, sheet_name, sheet_templates, split_settings
     from generator.render.faces import renderer
     from generator.render.facestyle import variant_name
     from generator.render.imposition import MIXED, mixed_components, sheet_mode, sheets_for
     from generator.render.sheet_options import MODE_NAMES, SheetOptions, sheet_file_name
-    from generator.render.two_up import fits_two_up, pages_of
+    from generator.render.two_up import fits_two_up
 
     sheet = registered_paper(paper)
     settings = SheetOptions(sheet, options.bleed, options.duplex, options.crop_marks, options.cut_lines,
@@ -110,9 +110,8 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
         copies = _copies(prints, found.copies)
         if found.panels > 1:
             folds.append((title, found.panels))
-        printed = sheet_pdf(game, project, template, paper, fillable=False)
-        pages, landscape = pages_of(printed)
-        per_copy = max(1, pages // found.copies)
+        layout = lay_out_sheet(game, project, template, paper, (display, blocks))  # as the build lays it out
+        per_copy, landscape = max(1, layout.pages), layout.landscape
         if framed and framed.size.name == "a5" and fits_two_up(framed.size.width, framed.size.height, sheet):
             two_up = True
             word = "2up" if per_copy == 1 else "2up-duplex-short"

@@ -1,10 +1,10 @@
-"""A5 sheets two to a page: the pages of a finished sheet PDF, imposed side by side on landscape paper.
+"""A5 sheets two to a page: the pages of a laid-out sheet, imposed side by side on landscape paper.
 
 A score sheet whose component says `size: a5` and whose template frames it
 (`::: frame <component>`) is laid out by `documents.sheets` as an A5 box
-centred on a full page. Here each page is cut down to that box (its crop box,
-which pypdf clips every merged page to) and two of them go side by side on
-one landscape sheet of the paper, with a dashed cut line between them. On US
+centred on a full page. Here each page of that layout is drawn once as a form,
+cut down to that box (a clip), and two copies go side by side on one
+landscape sheet of the paper, with a dashed cut line between them. On US
 Letter the A5 box is scaled to half a sheet (94%).
 
 When each copy has two pages (front and back of one A5 sheet), the sheets
@@ -15,16 +15,22 @@ page. Copies pair up in order; an odd last copy prints alone.
 
 from __future__ import annotations
 
-import io
+from collections.abc import Callable
+from math import log10
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.render.documents.booklet import BookletCanvas
 from generator.render.units import Paper, pt
 from generator.render.units import paper as registered_paper
 
 if TYPE_CHECKING:
     from generator.model import Game
     from generator.project import Project
+    from generator.render.documents.sheets import SheetLayout
 
 CUT_GREY = 0.55
 
@@ -38,83 +44,85 @@ def _scale(width: float, height: float, paper: Paper) -> float:
     return min(1.0, paper.height / 2 / width, paper.width / height)
 
 
-def pages_of(pdf: bytes) -> tuple[int, bool]:
-    """How many pages a PDF has, and whether its first page is landscape."""
-    from pypdf import PdfReader
+class TwoUpCanvas(BookletCanvas):
+    """Captures one copy's pages as forms (each an A5 `box` (w, h mm) centred on its page); on save, draws
+    `copies` copies two to a landscape sheet of `paper`, each clipped to its box, with the cut line over them."""
 
-    reader = PdfReader(io.BytesIO(pdf))
-    first = reader.pages[0].mediabox
-    return len(reader.pages), float(first.width) > float(first.height)
+    copies: int = 1
+    box: tuple[float, float] = (0.0, 0.0)
+    paper: Paper
 
+    def save(self) -> None:
+        self.endForm()
+        self._forms.pop()  # the form opened after the last page is empty
+        width, height = self.box
+        scale = _scale(width, height, self.paper)
+        sheet_w, sheet_h = self.paper.height, self.paper.width  # landscape, mm
+        placed_w, placed_h = width * scale, height * scale
+        slots = [(sheet_w / 4 - placed_w / 2, (sheet_h - placed_h) / 2),
+                 (3 * sheet_w / 4 - placed_w / 2, (sheet_h - placed_h) / 2)]
+        page_w, page_h = (float(fp_str(side)) for side in self.page_size)  # the page as its PDF box says
+        left, bottom = (page_w - pt(width)) / 2, (page_h - pt(height)) / 2
+        self.setPageSize((pt(sheet_w), pt(sheet_h)))
+        for pair_start in range(0, self.copies, 2):
+            in_pair = min(2, self.copies - pair_start)
+            for side, form in enumerate(self._forms):
+                for index in range(in_pair):
+                    slot = slots[index] if side % 2 == 0 else slots[1 - index]  # short-edge flip: halves swap
+                    move = (scale, 0.0, 0.0, scale, pt(slot[0]) - left * scale, pt(slot[1]) - bottom * scale)
+                    right, top = left + pt(width), bottom + pt(height)
+                    self.saveState()
+                    self.addLiteral(" ".join(map(_exact, move)) + " cm")
+                    self.addLiteral(" ".join(map(_exact, (left, bottom, right - left, top - bottom))) + " re W n")
+                    self.doForm(form)
+                    self.restoreState()
+                self._cut_line(sheet_w, sheet_h)  # over the pages: the line shows where they meet
+                Canvas.showPage(self)
+        Canvas.save(self)
 
-def two_up(pdf: bytes, box: tuple[float, float], paper: Paper, pages_per_copy: int) -> bytes:
-    """The pages of `pdf` (each an A5 `box` (w, h mm) centred on its page) two to a landscape `paper` sheet."""
-    from pypdf import PdfReader, PdfWriter, Transformation
-
-    source = PdfReader(io.BytesIO(pdf))
-    width, height = box
-    scale = _scale(width, height, paper)
-    sheet_w, sheet_h = paper.height, paper.width  # landscape, mm
-    placed_w, placed_h = width * scale, height * scale
-    slots = [(sheet_w / 4 - placed_w / 2, (sheet_h - placed_h) / 2),
-             (3 * sheet_w / 4 - placed_w / 2, (sheet_h - placed_h) / 2)]
-    pages = list(source.pages)
-    copies = [pages[i:i + pages_per_copy] for i in range(0, len(pages), pages_per_copy)]
-    cut = PdfReader(io.BytesIO(_cut_line_page(paper))).pages[0]
-    writer = PdfWriter()
-    for pair_start in range(0, len(copies), 2):
-        pair = copies[pair_start:pair_start + 2]
-        for side in range(pages_per_copy):
-            target = writer.add_blank_page(pt(sheet_w), pt(sheet_h))
-            for index, copy in enumerate(pair):
-                slot = slots[index] if side % 2 == 0 else slots[1 - index]  # short-edge flip: halves swap
-                page = copy[side]
-                page_w, page_h = float(page.mediabox.width), float(page.mediabox.height)
-                left, bottom = (page_w - pt(width)) / 2, (page_h - pt(height)) / 2
-                page.cropbox.lower_left = (left, bottom)
-                page.cropbox.upper_right = (left + pt(width), bottom + pt(height))
-                move = (Transformation().translate(-left, -bottom).scale(scale, scale)
-                        .translate(pt(slot[0]), pt(slot[1])))
-                target.merge_transformed_page(page, move)
-            target.merge_page(cut)  # over the pages: the line shows where they meet
-    writer.add_metadata({"/Producer": "pnp build", "/Creator": "pnp build"})
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
-def _cut_line_page(paper: Paper) -> bytes:
-    """The dashed cut line down the middle of a landscape sheet (merged over the two pages)."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    buffer = io.BytesIO()
-    c = Canvas(buffer, pagesize=(pt(paper.height), pt(paper.width)), invariant=1)
-    c.setStrokeColorRGB(CUT_GREY, CUT_GREY, CUT_GREY)
-    c.setLineWidth(0.4)
-    c.setDash(4, 3)
-    c.line(pt(paper.height / 2), 0, pt(paper.height / 2), pt(paper.width))
-    c.showPage()
-    c.save()
-    return buffer.getvalue()
+    def _cut_line(self, sheet_w: float, sheet_h: float) -> None:
+        """The dashed cut line down the middle of the landscape sheet."""
+        self.saveState()
+        self.setStrokeColorRGB(CUT_GREY, CUT_GREY, CUT_GREY)
+        self.setLineWidth(0.4)
+        self.setDash(4, 3)
+        self.line(pt(sheet_w / 2), 0, pt(sheet_w / 2), pt(sheet_h))
+        self.restoreState()
 
 
-def two_up_sheet(game: Game, project: Project, template: Path, paper: str, pdf: bytes) -> tuple[str, bytes] | None:
-    """A printed sheet PDF two to a page, and the word its file name ends with; None if it is not an A5 sheet.
+def _exact(number: float) -> str:
+    """A number to eight significant digits. ReportLab's own rounding (five decimals) would move a copy by
+    up to 1e-5 pt: no printer sees that, but it turns anti-aliased pixels against the pypdf imposition this
+    replaced, which wrote numbers this way; kept so the files render pixel for pixel as before."""
+    if number == 0:
+        return "0.0"
+    digits = 8 - int(log10(abs(number)))
+    return f"{number:.{max(1, digits)}f}".rstrip("0").rstrip(".")
+
+
+def two_up_canvas(copies: int, box: tuple[float, float], paper: Paper) -> Callable[..., Any]:
+    """A canvas class that imposes `copies` copies of an A5 sheet two to a page, for `draw_sheet`."""
+    return type("TwoUpCanvasFor", (TwoUpCanvas,), {"copies": copies, "box": box, "paper": paper})
+
+
+def two_up_sheet(game: Game, project: Project, template: Path, paper: str,
+                 layout: SheetLayout | None = None) -> tuple[str, bytes] | None:
+    """A printed sheet two to a page, and the word its file name ends with; None if it is not an A5 sheet.
 
     An A5 sheet is one whose template frames (`::: frame`) a component that says
     `size: a5`. The name says how to print: `2up` (single-sided) or
-    `2up-duplex-short` when each copy has a back."""
-    from generator.render.documents.rulebook import parse_template
-    from generator.render.documents.sheets import split_settings
+    `2up-duplex-short` when each copy has a back. It is drawn from the sheet's
+    layout (`lay_out_sheet`; pass it when the caller has it), not from its PDF."""
+    from generator.render.documents.sheets import draw_sheet, lay_out_sheet
 
-    display, blocks = parse_template(template, game, project)
-    settings, _ = split_settings(blocks, display)
+    layout = layout or lay_out_sheet(game, project, template, paper)
+    settings = layout.settings
     if settings.frame is None or not game.has_component(settings.frame):
         return None
     size = game.component(settings.frame).size
     sheet = registered_paper(paper)
     if size.name != "a5" or not fits_two_up(size.width, size.height, sheet):
         return None
-    per_copy = max(1, pages_of(pdf)[0] // max(settings.copies, 1))
-    mode = "2up" if per_copy == 1 else "2up-duplex-short"
-    return mode, two_up(pdf, (size.width, size.height), sheet, per_copy)
+    mode = "2up" if layout.pages == 1 else "2up-duplex-short"
+    return mode, draw_sheet(layout, fillable=False,
+                            canvasmaker=two_up_canvas(settings.copies, (size.width, size.height), sheet))

@@ -1,51 +1,62 @@
-"""Compare two folders of PDFs page by page as rendered pictures (pypdfium2, 150 dpi).
+"""Two output folders drawn alike: every PDF whose bytes differ is rendered page by page (pypdfium2,
+150 dpi) and the pixels compared; prints each file's verdict, asserts nothing (run by hand).
 
-For a speed change that alters a PDF's bytes but must not alter what prints:
-`python tests/bench/compare_renders.py REFERENCE_DIR NEW_DIR [GLOB]` renders every page of
-every PDF matching GLOB (default `*.pdf`, searched recursively) in both folders and
-prints, per file, whether the bytes are equal, whether every page's pixels are, and the
-page count; it exits 1 if any file differs in pixels or is missing.
+    .venv/bin/python tests/bench/compare_renders.py REFERENCE_OUTPUT NEW_OUTPUT
+
+For speed changes that may change bytes but must not change what prints.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
-import pypdfium2 as pdfium
 
-DPI = 150
+def pages(path: Path, dpi: int) -> list[tuple[tuple[int, int], bytes]]:
+    import pypdfium2 as pdfium
 
-
-def pages(path: Path) -> list[bytes]:
-    document = pdfium.PdfDocument(path)
+    document = pdfium.PdfDocument(str(path))
     try:
-        return [document[i].render(scale=DPI / 72).to_pil().convert("RGB").tobytes() for i in range(len(document))]
+        rendered = []
+        for page in document:
+            bitmap = page.render(scale=dpi / 72, may_draw_forms=True)
+            rendered.append(((bitmap.width, bitmap.height), bytes(bitmap.buffer)))
+        return rendered
     finally:
         document.close()
 
 
-def main(reference: Path, new: Path, pattern: str = "*.pdf") -> int:
-    failures = 0
-    files = sorted(p.relative_to(reference) for p in reference.rglob(pattern))
-    for name in files:
-        if not (new / name).exists():
-            print(f"MISSING  {name}")
-            failures += 1
+def compare(reference: Path, new: Path, dpi: int) -> str:
+    if reference.read_bytes() == new.read_bytes():
+        return "same bytes"
+    old_pages, new_pages = pages(reference, dpi), pages(new, dpi)
+    if len(old_pages) != len(new_pages):
+        return f"DIFFERENT page count {len(old_pages)} -> {len(new_pages)}"
+    differing = [i + 1 for i, (a, b) in enumerate(zip(old_pages, new_pages, strict=True)) if a != b]
+    if differing:
+        return f"DIFFERENT pixels on pages {differing}"
+    return f"other bytes, pixel-identical on all {len(new_pages)} pages"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("reference", type=Path)
+    parser.add_argument("new", type=Path)
+    parser.add_argument("--dpi", type=int, default=150)
+    args = parser.parse_args()
+    verdicts: dict[str, int] = {}
+    for old in sorted(args.reference.rglob("*.pdf")):
+        relative = old.relative_to(args.reference)
+        if ".cache" in relative.parts:
             continue
-        if (reference / name).read_bytes() == (new / name).read_bytes():
-            print(f"same bytes   {name}")
-            continue
-        old_pages, new_pages = pages(reference / name), pages(new / name)
-        differing = [i + 1 for i, (a, b) in enumerate(zip(old_pages, new_pages, strict=False)) if a != b]
-        if len(old_pages) != len(new_pages) or differing:
-            print(f"DIFFERENT    {name}: pages {len(old_pages)} -> {len(new_pages)}, differing {differing}")
-            failures += 1
-        else:
-            print(f"same pixels  {name} ({len(old_pages)} pages)")
-    print(f"{len(files)} files, {failures} differing")
-    return 1 if failures else 0
+        new = args.new / relative
+        verdict = compare(old, new, args.dpi) if new.exists() else "MISSING in the new folder"
+        kind = verdict.split(" ")[0]
+        verdicts[kind] = verdicts.get(kind, 0) + 1
+        if verdict != "same bytes":
+            print(f"{relative}: {verdict}")
+    print(", ".join(f"{count} {kind}" for kind, count in sorted(verdicts.items())))
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]), Path(sys.argv[2]), *sys.argv[3:4]))
+    main()

@@ -45,7 +45,7 @@ def test_an_a5_score_sheet_prints_two_to_a_landscape_page(project, score_sheet, 
     printed = sheet_pdf(game, project, template, paper, fillable=False)
     copies = game.component("score-sheet").count
     per_copy = len(PdfReader(io.BytesIO(printed)).pages) // copies
-    mode, data = two_up_sheet(game, project, template, paper, printed)
+    mode, data = two_up_sheet(game, project, template, paper)
     assert mode == ("2up" if per_copy == 1 else "2up-duplex-short")
     reader = PdfReader(io.BytesIO(data))
     sheet = PAPERS[paper]
@@ -71,8 +71,7 @@ def test_both_halves_are_each_one_copy_side_by_side_and_backs_swap_for_the_short
     import pypdfium2 as pdfium
 
     game, template = score_sheet
-    printed = sheet_pdf(game, project, template, "a4", fillable=False)
-    _, data = two_up_sheet(game, project, template, "a4", printed)
+    _, data = two_up_sheet(game, project, template, "a4")
     document = pdfium.PdfDocument(io.BytesIO(data))
     for index in range(2):
         text = document[index].get_textpage()
@@ -89,8 +88,7 @@ def test_both_halves_are_each_one_copy_side_by_side_and_backs_swap_for_the_short
 def test_a_sheet_that_is_not_a5_is_left_alone(project) -> None:
     game = load_game(project, "pirates-under-fire")
     template = next(iter(sheet_templates(game, project)))
-    printed = sheet_pdf(game, project, template, "a4", fillable=False)
-    assert two_up_sheet(game, project, template, "a4", printed) is None
+    assert two_up_sheet(game, project, template, "a4") is None
 
 
 def test_the_built_file_name_says_two_up_and_how_to_flip(all_games_built) -> None:

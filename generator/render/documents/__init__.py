@@ -56,7 +56,7 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
     rulebooks' "How to print" page (defaults: `BuildOptions()` on this paper)."""
     from generator.render.documents.boards import board_components, board_pdf
     from generator.render.documents.rulebook import parse_template, rulebook_pdf
-    from generator.render.documents.sheets import has_fields, sheet_name, sheet_pdf, sheet_templates
+    from generator.render.documents.sheets import draw_sheet, has_fields, lay_out_sheet, sheet_name, sheet_templates
 
     registered_paper(paper)  # a bad paper name fails before any work
     prefix = game.id
@@ -79,14 +79,18 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
         from generator.render.two_up import two_up_sheet
 
         name = sheet_name(template)
-        parsed = parse_template(template, seen, project)  # once for both PDFs
-        printed = sheet_pdf(seen, project, template, paper, fillable=False, parsed=parsed)
-        imposed = two_up_sheet(seen, project, template, paper, printed)  # A5 sheets: two to a page
-        files = [OutputFile(f"{prefix}-{name}-{paper}.pdf" if imposed is None else f"{prefix}-{name}-{paper}-{imposed[0]}.pdf",
-                            FileKind.SCORE_SHEET, printed if imposed is None else imposed[1], paper=paper)]
+        parsed = parse_template(template, seen, project)
+        layout = lay_out_sheet(seen, project, template, paper, parsed)  # once for every PDF drawn from it
+        imposed = two_up_sheet(seen, project, template, paper, layout)  # A5 sheets: two to a page
+        if imposed is None:
+            printed = OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
+                                 draw_sheet(layout, fillable=False), paper=paper)
+        else:
+            printed = OutputFile(f"{prefix}-{name}-{paper}-{imposed[0]}.pdf", FileKind.SCORE_SHEET, imposed[1], paper=paper)
+        files = [printed]
         if not has_fields(parsed[1]):  # nothing to fill in: no fillable PDF to make
             return files
-        fillable = sheet_pdf(seen, project, template, paper, fillable=True, parsed=parsed)
+        fillable = draw_sheet(layout, fillable=True)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
         return files

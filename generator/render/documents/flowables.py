@@ -72,7 +72,7 @@ class FieldBox(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        if self.fillable:
+        if getattr(canvas, "fill_in_fields", self.fillable):  # a sheet drawn from a shared layout says which
             x, y = canvas.absolutePosition(0, 0)
             field = FormField(self.name, self.tooltip, x, y, self.width, self.box_height, self.colour, self.sums)
             field.add_to(canvas)
@@ -321,7 +321,8 @@ class Builder:
             # a short list reads as one unit: never leave a single item behind on the next page
             return [KeepTogether([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
         if isinstance(block, markup.Table):
-            return [KeepShort([self.table(block)])]
+            table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
+            return [KeepShort([table])] if self.guard_headings else [table]
         if isinstance(block, markup.Callout):
             return [self.callout(block)]
         if isinstance(block, markup.Pictures):

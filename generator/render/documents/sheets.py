@@ -10,6 +10,11 @@ A sheet template is ordinary document markup plus a few settings at the top:
 
 Table cells written `[[name]]` are fill-in boxes: ruled boxes in the printed
 sheet and AcroForm text fields in the `-fillable` PDF.
+
+A sheet is laid out once (`lay_out_sheet`: Platypus places one copy's flowables
+without drawing them) and drawn from that layout as often as needed
+(`draw_sheet`): printed and fillable PDFs, and the print plan's page count,
+all come from the same layout, so they cannot disagree and nothing is laid out twice.
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ import copy
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageBreak, PageTemplate
+from reportlab.platypus.doctemplate import LayoutError
 
 from generator.errors import DataError, Location
 from generator.model import Game
@@ -73,11 +80,60 @@ def split_settings(blocks: list[markup.Block], file: str) -> tuple[SheetSettings
     return SheetSettings(**values), rest  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where the layout put one flowable: its page (from 1), its place in the frame, its spare width."""
+
+    page: int
+    flowable: Flowable
+    x: float
+    y: float
+    spare: float
+    frame: Frame  # drawn with it set as `_frame`, as `Frame.add` sets it (containers read it while drawing)
+
+
+class Placements(list[Placement]):
+    """The layout's notes, shared (never copied) by the copies of a frame Platypus makes to measure."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Placements:
+        return self
+
+
+class PlacingFrame(Frame):
+    """A frame that places flowables exactly as Platypus does, but notes where each goes instead of drawing it."""
+
+    def __init__(self, *args: Any, placed: Placements, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.placed = placed
+
+    def add(self, flowable: Flowable, canv: Canvas, trySplit: int = 0) -> int:
+        def note(canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
+            self.placed.append(Placement(canvas.getPageNumber(), flowable, x, y, _sW, self))
+
+        flowable.drawOn = note
+        try:
+            return int(Frame._add(self, flowable, canv, trySplit))
+        finally:
+            del flowable.drawOn
+
+
+class _UnsavedCanvas(Canvas):
+    """The layout pass's canvas: it counts pages; nothing is drawn on it that anyone keeps."""
+
+    def save(self) -> None:
+        pass
+
+
 class SheetDocument(BaseDocTemplate):
-    """Pages with one frame, or N panel frames inside a component's trim box."""
+    """Pages with one frame, or N panel frames inside a component's trim box.
+
+    With `placed`, its frames only note where each flowable goes (`PlacingFrame`), for `lay_out_sheet`.
+    """
 
     def __init__(self, buffer: io.BytesIO, pagesize: tuple[float, float], box: tuple[float, float, float, float],
-                 panels: int, styles: Styles, title: str, cut_marks: bool):
+                 panels: int, styles: Styles, title: str, cut_marks: bool, placed: Placements | None = None,
+                 file: str = ""):
+        self.file, self.line = file, 0  # the template, and the line of the block being laid out
         super().__init__(buffer, pagesize=pagesize, leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0,
                          title=title, author="Pirate Press", creator="Pirate Press", invariant=1,
                          initialFontName="Sans")
@@ -85,12 +141,22 @@ class SheetDocument(BaseDocTemplate):
         x, y, w, h = box
         pad = 5 * mm if cut_marks else 0
         panel_w = w / panels
+        frame = partial(PlacingFrame, placed=placed) if placed is not None else Frame
         frames = [
-            Frame(x + i * panel_w + pad, y + pad, panel_w - 2 * pad, h - 2 * pad, id=f"panel{i}",
+            frame(x + i * panel_w + pad, y + pad, panel_w - 2 * pad, h - 2 * pad, id=f"panel{i}",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
             for i in range(panels)
         ]
         self.addPageTemplates([PageTemplate(id="sheet", frames=frames, onPage=self._decorate)])
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        """Platypus's step, with a too-big block reported at its template line (`_story` notes the lines)."""
+        self.line = getattr(flowables[0], "template_line", self.line) if flowables else self.line
+        try:
+            super().handle_flowable(flowables)
+        except LayoutError:
+            raise DataError("this block is taller than a page (or panel) and cannot be split across pages; "
+                            "shorten it, or break it into smaller blocks", Location(self.file, self.line)) from None
 
     @property
     def frame_width(self) -> float:
@@ -133,38 +199,127 @@ def _page_and_box(settings: SheetSettings, game: Game, paper: str, where: Locati
     return (width, height), ((width - w) / 2, (height - h) / 2, w, h)
 
 
+@dataclass
+class SheetLayout:
+    """One copy of a sheet laid out page by page, not drawn: `draw_sheet` draws it printed or fillable."""
+
+    settings: SheetSettings
+    document: SheetDocument
+    pages: int  # pages of one copy
+    placements: list[Placement]
+
+    @property
+    def landscape(self) -> bool:
+        width, height = self.document.pagesize
+        return bool(width > height)
+
+
+def _document(game: Game, template: Path, paper: str, display: str, settings: SheetSettings,
+              buffer: io.BytesIO, placed: Placements | None = None) -> SheetDocument:
+    pagesize, box = _page_and_box(settings, game, paper, Location(display, 1))
+    styles = make_styles(game, 0.9 if settings.frame is None else 0.85)
+    return SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
+                         cut_marks=settings.frame is not None, placed=placed, file=display)
+
+
+def _story(builder: Builder, body: list[markup.Block]) -> list[Flowable]:
+    """`builder.flowables(body)`, made block by block so that each flowable notes its block's template
+    line (`template_line`), for `SheetDocument` to say where a block that cannot fit is."""
+    made: list[Flowable] = []
+    for block in body:
+        for flowable in builder.block(block):
+            flowable.template_line = block.line
+            made.append(flowable)
+    return builder.guard(made) if builder.guard_headings else made
+
+
+def _builder(game: Game, project: Project, doc: SheetDocument, display: str, fillable: bool, index: int,
+             copies: int, seen: set[str]) -> Builder:
+    builder = Builder(game, project, doc.styles, display, fillable=fillable, outline=False,
+                      field_prefix=f"sheet{index + 1}-" if copies > 1 else "", seen_fields=seen)
+    builder.width = doc.frame_width
+    return builder
+
+
+def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
+                  parsed: tuple[str, list[markup.Block]] | None = None) -> SheetLayout:
+    """Lay out the first copy of a sheet without drawing it (fill-in boxes lay out the same either way).
+
+    Copies differ only in their fields' names, which drawing gives them (`draw_sheet`), so one
+    copy's layout serves all. `parsed` is the template already rendered and parsed, when the caller has it.
+    """
+    display, blocks = parsed or parse_template(template, game, project)
+    settings, body = split_settings(blocks, display)
+    placed = Placements()
+    doc = _document(game, template, paper, display, settings, io.BytesIO(), placed)
+    builder = _builder(game, project, doc, display, False, 0, settings.copies, set())
+    doc.build(_story(builder, body), canvasmaker=_UnsavedCanvas)
+    return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
+
+
+def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None) -> bytes:
+    """Draw a laid-out sheet as PDF bytes, page by page as Platypus would have: the same bytes as `sheet_pdf`
+    with `stamp=False` (a test says so). `fillable` turns its boxes into form fields.
+
+    Printed copies are identical: their pages repeat as forms. Fillable copies differ only in their
+    fields' names: the first copy's pages are stamped again with renamed fields. A `canvasmaker`
+    given does its own thing with the copies (A5 sheets two to a page: `two_up.two_up_canvas`)."""
+    doc, copies = layout.document, layout.settings.copies
+    if canvasmaker is None:
+        canvasmaker = Canvas
+        if copies > 1:
+            canvasmaker = stamp_canvas(copies) if fillable else repeat_canvas(copies)
+    buffer = io.BytesIO()
+    canvas = doc._makeCanvas(filename=buffer, canvasmaker=canvasmaker)  # set up as `doc.build` sets it up
+    canvas.fill_in_fields = fillable  # read by FieldBox: one layout, drawn either way
+    canvas._doctemplate = doc
+    template = doc.pageTemplates[0]
+    on_page: dict[int, list[Placement]] = {}
+    for placement in layout.placements:
+        on_page.setdefault(placement.page, []).append(placement)
+    for page in range(1, layout.pages + 1):
+        template.beforeDrawPage(canvas, doc)
+        template.onPage(canvas, doc)
+        for placement in on_page.get(page, ()):
+            flowable = placement.flowable
+            flowable._frame = placement.frame
+            try:
+                flowable.drawOn(canvas, placement.x, placement.y, _sW=placement.spare)
+            finally:
+                del flowable._frame
+        template.afterDrawPage(canvas, doc)
+        template.onPageEnd(canvas, doc)
+        canvas.setPageRotation(doc.rotation)
+        canvas.showPage()
+    del canvas._doctemplate
+    canvas.save()
+    return buffer.getvalue()
+
+
 def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable: bool, stamp: bool = True,
               parsed: tuple[str, list[markup.Block]] | None = None) -> bytes:
     """One sheet template as PDF bytes; `fillable` turns its boxes into form fields.
 
     `parsed` is the template already rendered and parsed (`parse_template`), when the caller has it.
+    `stamp=False` takes the long way, for the tests that compare bytes: Platypus lays out and draws
+    directly, and lays out every fillable copy again.
     """
+    if stamp:
+        return draw_sheet(lay_out_sheet(game, project, template, paper, parsed), fillable)
     display, blocks = parsed or parse_template(template, game, project)
     settings, body = split_settings(blocks, display)
-    where = Location(display, 1)
-    pagesize, box = _page_and_box(settings, game, paper, where)
-    styles = make_styles(game, 0.9 if settings.frame is None else 0.85)
     buffer = io.BytesIO()
-    doc = SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
-                        cut_marks=settings.frame is not None)
+    doc = _document(game, template, paper, display, settings, buffer)
     flowables: list[Flowable] = []
     seen: set[str] = set()
-    # Printed copies are identical: lay out one and repeat its pages as forms. Fillable copies differ
-    # only in their fields' names: lay out one and stamp its pages again with renamed fields (the
-    # same bytes as laying out every copy, which `stamp=False` still does, for the test that says so).
     canvasmaker: Any = Canvas
     laid_out = settings.copies
     if settings.copies > 1 and not fillable:
         canvasmaker, laid_out = repeat_canvas(settings.copies), 1
-    elif settings.copies > 1 and stamp:
-        canvasmaker, laid_out = stamp_canvas(settings.copies), 1
     for index in range(laid_out):
-        builder = Builder(game, project, styles, display, fillable=fillable, outline=False,
-                          field_prefix=f"sheet{index + 1}-" if settings.copies > 1 else "", seen_fields=seen)
-        builder.width = doc.frame_width
         if index:
             flowables.append(PageBreak())
-        flowables.extend(builder.flowables(body))
+        flowables.extend(_builder(game, project, doc, display, fillable, index, settings.copies, seen).flowables(body))
     doc.build(flowables, canvasmaker=canvasmaker)
     return buffer.getvalue()
 
