@@ -168,6 +168,11 @@ class Layout:
     element_deps: list[tuple[tuple[str, str], ...] | None] = field(default_factory=list)
 
     @property
+    def fully_known(self) -> bool:
+        """Every var and element says which item fields it reads (so they settle the whole face)."""
+        return all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+
+    @property
     def field_deps(self) -> tuple[tuple[str, str], ...]:
         """Every item field some var or element depends on (read once per face)."""
         found = self.__dict__.get("_field_deps")
@@ -398,7 +403,11 @@ class LayoutLibrary:
             fields = item.back
         context = face_context(game, component, item, fields, side)
         memo = self._memo(layout, game, component, side)
-        known = memo.field_values(layout.field_deps, context)
+        values = memo.field_values(layout.field_deps, context)
+        whole = layout.fully_known  # then the fields read settle the whole face
+        if whole and values in memo.faces:
+            return memo.faces[values]
+        known = dict(zip(layout.field_deps, values, strict=True))
         for index, (var_name, value) in enumerate(layout.vars):
             deps = layout.var_deps[index]
             if deps is None:
@@ -435,7 +444,10 @@ class LayoutLibrary:
                         name = element.name if rows == cols == 1 else f"{element.name}[{row},{col}]"
                         elements.append(Element(resolved[0], name, resolved[1]))
         size = component.size
-        return Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+        face = Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+        if whole:
+            memo.faces[values] = face
+        return face
 
     def _memo(self, layout: Layout, game: Game, component: Component, side: str) -> FaceMemo:
         """The resolved vars and elements of one layout on one component side of one game object.
@@ -497,19 +509,20 @@ class FaceMemo:
         self.owners = owners
         self.vars: dict[tuple[int, tuple[Any, ...]], Any] = {}
         self.elements: dict[tuple[int, tuple[Any, ...]], Element | None] = {}
+        self.faces: dict[tuple[Any, ...], Face] = {}  # when every var and element's fields are known
 
     @staticmethod
-    def field_values(deps: tuple[tuple[str, str], ...], context: Mapping[str, Any]) -> dict[tuple[str, str], Any]:
+    def field_values(deps: tuple[tuple[str, str], ...], context: Mapping[str, Any]) -> tuple[Any, ...]:
         """Each field a var or element reads, as a comparable value, read as Jinja reads it (`mapping[key]`),
         so a document's watched fields note the read (`render.modelreads`)."""
-        values = {}
-        for dep in deps:
+        values = []
+        for mapping, key in deps:
             try:
-                value = context[dep[0]][dep[1]]
+                value = context[mapping][key]
             except KeyError:
                 value = _MISSING
-            values[dep] = _frozen(value)
-        return values
+            values.append(_frozen(value))
+        return tuple(values)
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})

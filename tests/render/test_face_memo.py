@@ -28,8 +28,10 @@ elements:
   - {name: exact, type: text, x: 10, y: 30, text: "{{ card['tricks'] ~ ':' ~ (card.flag | default('-')) }}"}
   - {name: ident, type: text, x: 10, y: 40, text: "{{ card.id }}"}
   - {name: badge, type: icon, icon: anchor, size: 6, x: 50, y: 70, when: "card.flag"}
-  - {name: keys, type: text, x: 10, y: 50, text: "{{ card | length }}"}
 """
+UNKNOWABLE = """  - {name: keys, type: text, x: 10, y: 50, text: "{{ card | length }}"}
+"""
+LAYOUTS = [LAYOUT, LAYOUT + UNKNOWABLE]  # every field read known (whole faces memoized), and not
 
 # Values that compare equal in Python but print differently (1, 1.0, True; 0.0, -0.0; [1], ["1"]...).
 TRICKY = [1, 1.0, True, "1", 0.0, -0.0, False, None, "", [1, 2], ["1", 2], [1.0, 2], {"a": 1}, {"a": True}]
@@ -38,8 +40,8 @@ FIELDS = st.fixed_dictionaries({"name": st.sampled_from(["Nassau", "Tortuga", "x
                                optional={"flag": VALUES})
 
 
-def game_with_items(project, items_fields: list[dict]):
-    (project.templates_dir / "layouts" / "counterattack" / "port.yaml").write_text(LAYOUT)
+def game_with_items(project, items_fields: list[dict], layout: str = LAYOUT):
+    (project.templates_dir / "layouts" / "counterattack" / "port.yaml").write_text(layout)
     game = load_game(project, "counterattack")
     component = game.component("port")
     items = tuple(Item(f"p{i}", "port", 1, fields, Location("test.yaml", i + 1))
@@ -58,10 +60,11 @@ def resolved(library: LayoutLibrary, game, component, item) -> str:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(items_fields=st.lists(FIELDS, min_size=1, max_size=8))
-@example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY])
-def test_memoized_faces_equal_faces_resolved_afresh(fresh_project, items_fields) -> None:
-    game, component = game_with_items(fresh_project, items_fields)
+@given(items_fields=st.lists(FIELDS, min_size=1, max_size=8), layout=st.sampled_from(LAYOUTS))
+@example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY], layout=LAYOUTS[0])
+@example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY], layout=LAYOUTS[1])
+def test_memoized_faces_equal_faces_resolved_afresh(fresh_project, items_fields, layout) -> None:
+    game, component = game_with_items(fresh_project, items_fields, layout)
     shared = LayoutLibrary(fresh_project)  # one memo for every item, as in a build
     for item in component.items:
         assert resolved(shared, game, component, item) == resolved(LayoutLibrary(fresh_project), game, component, item)
@@ -71,6 +74,7 @@ def test_repeated_items_resolve_their_elements_once(fresh_project) -> None:
     game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 5)
     library = LayoutLibrary(fresh_project)
     faces = [library.face(game, component, item, "front") for item in component.items]
+    assert faces[0] is not faces[1]  # `card.id` differs, so the faces do
     title = [next(e for e in face.elements if e.name == "title") for face in faces]
     assert all(t is title[0] for t in title)  # one resolved element, shared
     idents = {next(e for e in face.elements if e.name == "ident").get("text") for face in faces}
@@ -104,3 +108,13 @@ def test_template_references_knows_plain_field_reads_only(fresh_project) -> None
                        "{{ card.items() }}", "{{ card.maps }}", "{{ card._x }}", "{{ [1, 2] | random }}",
                        "{{ lipsum(1) }}", "{% set card = 1 %}{{ card }}"):
         assert refs(unknowable) is None, unknowable
+
+
+def test_items_that_read_the_same_resolve_to_one_face(fresh_project) -> None:
+    no_id = LAYOUT.replace('  - {name: ident, type: text, x: 10, y: 40, text: "{{ card.id }}"}\n', "")
+    game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 3
+                                      + [{"name": "Nassau", "tricks": 5, "flag": False}], no_id)
+    library = LayoutLibrary(fresh_project)
+    faces = [library.face(game, component, item, "front") for item in component.items]
+    assert faces[0] is faces[1] is faces[2]
+    assert faces[3] != faces[0]
