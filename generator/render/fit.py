@@ -39,33 +39,38 @@ class PrintableSide:
 
 def printable_sides(game: Game, project: Project) -> list[PrintableSide]:
     """Every printable component side of the game, each with its faces resolved for every item."""
+    return [printable_side(game, project, component, side, layout_name)
+            for component, side, layout_name in side_names(game)]
+
+
+def side_names(game: Game) -> list[tuple[Component, str, str]]:
+    """Every printable component side of the game: (component, "front" or "back", its layout's name)."""
+    return [(component, side, layout_name) for component in game.components if printable(component)
+            for side, layout_name in (("front", component.front), ("back", back_layout(component)))
+            if layout_name is not None]
+
+
+def printable_side(game: Game, project: Project, component: Component, side: str, layout_name: str) -> PrintableSide:
+    """One component side with every item's face resolved, or the error that stopped them resolving."""
     faces = renderer(project)
-    sides: list[PrintableSide] = []
-    for component in game.components:
-        if not printable(component):
-            continue
-        for side, layout_name in (("front", component.front), ("back", back_layout(component))):
-            if layout_name is None:
-                continue
-            try:
-                layout = faces.library.get(layout_name, component.location)
-                resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
-            except DataError as exc:
-                sides.append(PrintableSide(component, side, layout_name, error=exc))
-                continue
-            sides.append(PrintableSide(component, side, layout_name, layout, resolved))
-    return sides
+    try:
+        layout = faces.library.get(layout_name, component.location)
+        resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
+    except DataError as exc:
+        return PrintableSide(component, side, layout_name, error=exc)
+    return PrintableSide(component, side, layout_name, layout, resolved)
 
 
 def layout_checks(game: Game, project: Project, sides: list[PrintableSide] | None = None) -> list[Check]:
     """One check per component side (layout loads and renders for every item) and per text that fails to fit."""
     checks: list[Check] = []
     for side in printable_sides(game, project) if sides is None else sides:
-        checks.extend(_side_checks(side))
+        checks.extend(side_checks(side))
     return checks
 
 
-def _side_checks(side: PrintableSide) -> list[Check]:
+def side_checks(side: PrintableSide) -> list[Check]:
+    """The layout checks of one component side (see `layout_checks`)."""
     name = f"layout {side.layout_name} ({side.component.id} {side.side})"
     if side.error is not None or side.layout is None:
         error = side.error or DataError("no layout", side.component.location)

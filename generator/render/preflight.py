@@ -366,9 +366,15 @@ def preflight_checks(game: Game, project: Project, sides: list[PrintableSide] | 
 
     checks: list[Check] = []
     for side in printable_sides(game, project) if sides is None else sides:
-        if side.layout is not None and side.error is None:
-            checks.extend(_side_checks(side.component, side.side, side.layout, list(side.faces)))
+        checks.extend(side_preflight(side))
     return checks
+
+
+def side_preflight(side: PrintableSide) -> list[Check]:
+    """The preflight checks of one component side; none for a side whose faces did not resolve."""
+    if side.layout is None or side.error is not None:
+        return []
+    return _side_checks(side.component, side.side, side.layout, list(side.faces))
 
 
 def _side_checks(component: Component, side: str, layout: Layout, resolved: list[tuple[Item, Face]]) -> list[Check]:
