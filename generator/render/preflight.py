@@ -382,8 +382,11 @@ def _side_checks(component: Component, side: str, layout: Layout, resolved: list
     worst: dict[str, tuple[Problem, Item]] = {}
     faces_failing: dict[str, int] = {}
     measured = Measurements()
+    by_face: dict[int, list[Problem]] = {}  # items that read the same share one face: check it once
     for item, face in resolved:
-        for problem in problems(face, component.safe, measured):
+        if id(face) not in by_face:
+            by_face[id(face)] = problems(face, component.safe, measured)
+        for problem in by_face[id(face)]:
             base = problem.element.split("[")[0]
             faces_failing[base] = faces_failing.get(base, 0) + 1
             if base not in worst or problem.by > worst[base][0].by:
