@@ -218,7 +218,7 @@ class BuildSession:
 
     def _validate(self, game_id: str, force: bool, cache: BuildCache, outcome: GameOutcome) -> None:
         """Validate unless the same inputs passed before; refuse an invalid deck unless `force`."""
-        from generator.validate import validate_game
+        from generator.validate import SideChecks, validate_game
 
         record = cache.games.setdefault(game_id, {})
         known = record.get("validation")
@@ -227,8 +227,10 @@ class BuildSession:
             self.gate.inherit(known["inputs"])
             outcome.valid, outcome.failures = known["valid"], list(known["failures"])
         else:
+            sides = SideChecks(record.get("sides"))  # each component side's checks, kept by what they read
             with self.gate.recording() as reads:
-                report = validate_game(self.load(game_id), self.project, self.registry)
+                report = validate_game(self.load(game_id), self.project, self.registry, sides)
+            record["sides"] = sides.current
             outcome.validated = True
             outcome.valid = report.ok
             outcome.failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location

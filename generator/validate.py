@@ -14,7 +14,7 @@ project cannot run at all. This module sits beside the CLI: it may import both e
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -23,7 +23,7 @@ from typing import Any
 from generator.checks import Check
 from generator.engine.composition import generic_checks
 from generator.engine.registry import REGISTRY, Registry
-from generator.errors import DataError
+from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
 
@@ -87,8 +87,12 @@ def document_checks(game: Game, project: Project) -> list[Check]:
     return _guarded("document templates", all_documents)
 
 
-def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -> GameReport:
-    """Every check on one game; an EngineError when the game has no working engine."""
+def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
+                  known: SideChecks | None = None) -> GameReport:
+    """Every check on one game; an EngineError when the game has no working engine.
+
+    With `known` (a build's), each component side's layout and preflight checks are reused
+    while nothing they depend on changed (see `SideChecks`)."""
     from generator.readgate import ReadGate
     from generator.render.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.preflight import preflight_checks
@@ -102,15 +106,80 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY) -
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
-    sides: list[PrintableSide] | None  # every face resolved once, for the layout and the preflight checks
-    try:
-        sides = printable_sides(game, project)
-    except DataError:
-        sides = None  # the layout checks meet the same error and report it
-    report.checks += _guarded("layout checks", lambda: layout_checks(game, project, sides))
-    report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
+    by_side = _checks_by_side(game, project, known)
+    if by_side is not None:
+        report.checks += [check for layout_part, _ in by_side for check in layout_part]
+        report.checks += [check for _, preflight_part in by_side for check in preflight_part]
+    else:  # something failed outside one side's checks: the whole-game checks meet it and report it
+        sides: list[PrintableSide] | None  # every face resolved once, for the layout and the preflight checks
+        try:
+            sides = printable_sides(game, project)
+        except DataError:
+            sides = None  # the layout checks meet the same error and report it
+        report.checks += _guarded("layout checks", lambda: layout_checks(game, project, sides))
+        report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
     report.checks += document_checks(game, project)
     return report
+
+
+class SideChecks:
+    """The layout and preflight checks of each component side, kept by what they depend on.
+
+    A side's entry is keyed by the code, the component (every item, field and source line)
+    and the game values a face can see, and holds the digests of the files it read (layouts,
+    images): a later validation reuses it while those still read the same, so a one-card
+    edit re-checks only that card's component. `previous` comes from the build cache;
+    `current` (what this validation used) goes back into it.
+    """
+
+    def __init__(self, previous: Mapping[str, Any] | None = None) -> None:
+        self.previous = dict(previous or {})
+        self.current: dict[str, Any] = {}
+
+
+def _checks_by_side(game: Game, project: Project, known: SideChecks | None
+                    ) -> list[tuple[list[Check], list[Check]]] | None:
+    """(layout checks, preflight checks) of every printable side, reused from `known` where still
+    valid; None when anything raises (then the whole-game checks report it as before)."""
+    from generator.render.cache import code_digest, digest
+    from generator.render.fit import printable_side, side_checks, side_names
+    from generator.render.preflight import side_preflight
+
+    seen = {"id": game.id, "title": game.title, "subtitle": game.subtitle, "tagline": game.tagline,
+            "theme": game.theme, "rules": game.rules}
+    parts = []
+    try:
+        for component, side, layout_name in side_names(game):
+            key = digest("side-checks", code_digest(), side, layout_name, repr(component), repr(seen)) \
+                if known is not None else ""
+            entry = known.previous.get(key) if known is not None else None
+            if entry is not None and not project.gate.changed(entry["inputs"]):
+                project.gate.inherit(entry["inputs"])
+                part = ([_check_from_json(c) for c in entry["layout"]], [_check_from_json(c) for c in entry["preflight"]])
+            else:
+                with project.gate.recording() as reads:
+                    resolved = printable_side(game, project, component, side, layout_name)
+                    part = (side_checks(resolved), side_preflight(resolved))
+                entry = {"inputs": reads.as_dict(), "layout": [_check_to_json(c) for c in part[0]],
+                         "preflight": [_check_to_json(c) for c in part[1]]}
+            if known is not None:
+                known.current[key] = entry
+            parts.append(part)
+    except DataError:
+        return None
+    return parts
+
+
+def _check_to_json(check: Check) -> dict[str, Any]:
+    where = check.location
+    return {"name": check.name, "expected": check.expected, "actual": check.actual, "ok": check.ok,
+            "players": check.players, "location": [where.file, where.line, where.column] if where else None}
+
+
+def _check_from_json(data: Mapping[str, Any]) -> Check:
+    where = data["location"]
+    return Check(data["name"], data["expected"], data["actual"], data["ok"],
+                 Location(where[0], where[1], where[2]) if where else None, data["players"])
 
 
 def validate_games(games: list[Game], project: Project, registry: Registry = REGISTRY) -> list[GameReport]:

@@ -39,33 +39,38 @@ class PrintableSide:
 
 def printable_sides(game: Game, project: Project) -> list[PrintableSide]:
     """Every printable component side of the game, each with its faces resolved for every item."""
+    return [printable_side(game, project, component, side, layout_name)
+            for component, side, layout_name in side_names(game)]
+
+
+def side_names(game: Game) -> list[tuple[Component, str, str]]:
+    """Every printable component side of the game: (component, "front" or "back", its layout's name)."""
+    return [(component, side, layout_name) for component in game.components if printable(component)
+            for side, layout_name in (("front", component.front), ("back", back_layout(component)))
+            if layout_name is not None]
+
+
+def printable_side(game: Game, project: Project, component: Component, side: str, layout_name: str) -> PrintableSide:
+    """One component side with every item's face resolved, or the error that stopped them resolving."""
     faces = renderer(project)
-    sides: list[PrintableSide] = []
-    for component in game.components:
-        if not printable(component):
-            continue
-        for side, layout_name in (("front", component.front), ("back", back_layout(component))):
-            if layout_name is None:
-                continue
-            try:
-                layout = faces.library.get(layout_name, component.location)
-                resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
-            except DataError as exc:
-                sides.append(PrintableSide(component, side, layout_name, error=exc))
-                continue
-            sides.append(PrintableSide(component, side, layout_name, layout, resolved))
-    return sides
+    try:
+        layout = faces.library.get(layout_name, component.location)
+        resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
+    except DataError as exc:
+        return PrintableSide(component, side, layout_name, error=exc)
+    return PrintableSide(component, side, layout_name, layout, resolved)
 
 
 def layout_checks(game: Game, project: Project, sides: list[PrintableSide] | None = None) -> list[Check]:
     """One check per component side (layout loads and renders for every item) and per text that fails to fit."""
     checks: list[Check] = []
     for side in printable_sides(game, project) if sides is None else sides:
-        checks.extend(_side_checks(side))
+        checks.extend(side_checks(side))
     return checks
 
 
-def _side_checks(side: PrintableSide) -> list[Check]:
+def side_checks(side: PrintableSide) -> list[Check]:
+    """The layout checks of one component side (see `layout_checks`)."""
     name = f"layout {side.layout_name} ({side.component.id} {side.side})"
     if side.error is not None or side.layout is None:
         error = side.error or DataError("no layout", side.component.location)
@@ -74,11 +79,15 @@ def _side_checks(side: PrintableSide) -> list[Check]:
     checks = [Check(name, "loads and renders for every item", f"{len(resolved)} items", True,
                     layout.where)]
     misfits: dict[str, list[tuple[Item, str]]] = {}
+    listed: dict[str, set[int]] = {}  # ids of the items already listed per element
+    measured: dict[int, list[tuple[str, str]]] = {}  # items that read the same share one face: measure it once
     for item, face in resolved:
-        for element in face.elements:
-            problem = _misfit(element, face)
-            if problem and all(i is not item for i, _ in misfits.get(element.name, [])):
-                misfits.setdefault(element.name, []).append((item, problem))
+        if id(face) not in measured:
+            measured[id(face)] = [(e.name, problem) for e in face.elements if (problem := _misfit(e, face))]
+        for element_name, problem in measured[id(face)]:
+            if id(item) not in listed.setdefault(element_name, set()):
+                listed[element_name].add(id(item))
+                misfits.setdefault(element_name, []).append((item, problem))
     failures: list[Check] = []
     for element_name, found in misfits.items():
         box = next((e.values.get("text", e.values["type"]).where
@@ -131,22 +140,28 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
 def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
     """Text a shipped font cannot draw fails, naming the card, the element and the character."""
     failures: list[Check] = []
+    looked_up: dict[int, list[tuple[Element, list[str]]]] = {}  # per shared face: its texts with lost characters
     for item, face in resolved:
-        for element in face.elements:
-            if element.type not in ("text", "textbox"):
-                continue
-            text, font = element.get("text"), element.get("font")
-            fonts = [font]
-            if element.type == "textbox" and "**" in text:
-                fonts.append(element.get("bold_font") or bold_of(font))
-            lost = missing(text, *fonts, fallback=True)
-            if lost:
-                more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
-                chars = ", ".join(describe(c) for c in lost[:3]) + more
-                failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                      f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
-                                      False, item.location))
+        if id(face) not in looked_up:
+            looked_up[id(face)] = [(element, lost) for element in face.elements
+                                   if element.type in ("text", "textbox") and (lost := _lost(element))]
+        for element, lost in looked_up[id(face)]:
+            text = element.get("text")
+            more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
+            chars = ", ".join(describe(c) for c in lost[:3]) + more
+            failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
+                                  f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
+                                  False, item.location))
     return failures
+
+
+def _lost(element: Element) -> list[str]:
+    """Characters of a text element that no shipped font can draw."""
+    text, font = element.get("text"), element.get("font")
+    fonts = [font]
+    if element.type == "textbox" and "**" in text:
+        fonts.append(element.get("bold_font") or bold_of(font))
+    return missing(text, *fonts, fallback=True)
 
 
 def _misfit(element: Element, face: Face) -> str | None:

@@ -174,7 +174,7 @@ class GateLoader(BaseLoader):
         return self.project.gate.read_text(path), str(path), lambda: False
 
 
-def render_gallery(project: Project, games: list[GalleryGame]) -> str:
+def _compile_gallery(project: Project) -> Any:
     env = LimitedEnvironment(
         loader=ChoiceLoader([GateLoader(project), FileSystemLoader(str(BUILT_IN))]),
         autoescape=True,
@@ -182,10 +182,16 @@ def render_gallery(project: Project, games: list[GalleryGame]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    return env.get_template(TEMPLATE)
+
+
+def render_gallery(project: Project, games: list[GalleryGame]) -> str:
+    """The page. Its template is compiled once per project handle (`pnp watch` keeps one), kept by the
+    read gate with the files it read: a project's own template, once added or edited, is compiled again."""
     where = Location(f"templates/{TEMPLATE}")
     try:
-        template = env.get_template(TEMPLATE)
-        return template.render(games=games, version=__version__)
+        template = project.gate.derived(("gallery-template",), lambda: _compile_gallery(project))
+        return str(template.render(games=games, version=__version__))
     except TemplateError as exc:
         line = getattr(exc, "lineno", None) or 0
         raise DataError(f"gallery template: {exc.message or exc}", Location(where.file, line)) from None

@@ -130,6 +130,19 @@ class _Value:
     raw: Any
     where: Location
     template: Any = None  # jinja2.Template, or a compiled expression for `when`
+    refs: References | None = None  # what the template reads (None: not known statically)
+
+
+@dataclass(frozen=True)
+class References:
+    """What one template reads: item fields by name (`card.rank`, `front.suit`) and other top-level names.
+
+    Found in the template's syntax tree, so a face's element can be resolved once per
+    distinct value of the fields it shows (`FaceMemo`) instead of once per item.
+    """
+
+    fields: frozenset[tuple[str, str]]  # ("card", key) or ("front", key); `item` is `card`
+    names: frozenset[str]
 
 
 @dataclass
@@ -149,6 +162,24 @@ class Layout:
     elements: list[_RawElement]
     where: Location
     image_paths: dict[str, Path] = field(default_factory=dict)
+    # The item fields each var and element depends on (vars they use included), in a fixed order;
+    # None where that is not known statically: that one is resolved for every item.
+    var_deps: list[tuple[tuple[str, str], ...] | None] = field(default_factory=list)
+    element_deps: list[tuple[tuple[str, str], ...] | None] = field(default_factory=list)
+
+    @property
+    def fully_known(self) -> bool:
+        """Every var and element says which item fields it reads (so they settle the whole face)."""
+        return all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+
+    @property
+    def field_deps(self) -> tuple[tuple[str, str], ...]:
+        """Every item field some var or element depends on (read once per face)."""
+        found = self.__dict__.get("_field_deps")
+        if found is None:
+            found = self.__dict__["_field_deps"] = tuple(sorted({d for deps in (*self.var_deps, *self.element_deps)
+                                                                 if deps for d in deps}))
+        return found
 
     def templates(self) -> list[tuple[str, _Value]]:
         """Every compiled value with a label, for checks that walk them all."""
@@ -173,7 +204,9 @@ class LayoutLibrary:
 
         self.project = project
         self.env = LimitedEnvironment(undefined=StrictUndefined, autoescape=False)
-        self._compiled: dict[tuple[str, str], Any] = {}  # Jinja compiles are the costly part: share repeats
+        self._compiled: dict[tuple[Any, ...], Any] = {}  # Jinja compiles are the costly part: share repeats
+        self._memos: dict[tuple[int, int, int, str], FaceMemo] = {}  # see `_memo`
+        self._memo_generation = -1
 
     @property
     def base(self) -> Path:
@@ -227,7 +260,8 @@ class LayoutLibrary:
             where = raw_vars.where(var_name) if isinstance(raw_vars, YMap) else top
             if not isinstance(var_name, str) or not var_name.isidentifier():
                 raise DataError(f"layout var name {var_name!r} must be an identifier (letters, digits, _)", where)
-            value = _Value(expr, where, self._expression(str(expr), where, f"var '{var_name}'"))
+            value = _Value(expr, where, self._expression(str(expr), where, f"var '{var_name}'"),
+                           self._references(str(expr), expression=True))
             variables = [(n, v) for n, v in variables if n != var_name] + [(var_name, value)]
         elements = [_RawElement(e.name, dict(e.values), e.where) for e in parent.elements] if parent else []
         raw_elements = doc.get("elements", [])
@@ -239,6 +273,7 @@ class LayoutLibrary:
         layout = Layout(name, display, variables, elements, top)
         for element in elements:
             self._check_element(element)
+        layout.var_deps, layout.element_deps = _dependencies(variables, elements)
         return layout
 
     def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int) -> None:
@@ -281,8 +316,10 @@ class LayoutLibrary:
             value_kind = allowed[key]
             if key == "when":
                 value.template = self._expression(str(value.raw), value.where, f"element '{element.name}' when")
+                value.refs = self._references(str(value.raw), expression=True)
             elif isinstance(value.raw, str) and ("{{" in value.raw or "{%" in value.raw):
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
+                value.refs = self._references(value.raw, expression=False)
             else:
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
                 if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
@@ -322,6 +359,18 @@ class LayoutLibrary:
         except TemplateSyntaxError as exc:
             raise DataError(f"{what}: bad Jinja expression {source!r}: {exc.message}", where) from None
 
+    def _references(self, source: str, expression: bool) -> References | None:
+        """What a template that compiled reads (see `References`), parsed once per source text."""
+        key = ("references", expression, source)
+        if key not in self._compiled:
+            from jinja2.parser import Parser
+
+            tree = (Parser(self.env, source, state="variable").parse_expression() if expression
+                    else self.env.parse(source))
+            self._compiled[key] = template_references(tree)
+        found: References | None = self._compiled[key]
+        return found
+
     def image_path(self, relative: str, where: Location) -> Path:
         """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
         path = self.project.inside(self.project.templates_dir, relative, where)
@@ -339,7 +388,12 @@ class LayoutLibrary:
     # -- resolving ---------------------------------------------------------------------------
 
     def face(self, game: Game, component: Component, item: Item, side: str) -> Face:
-        """Resolve the component's layout for one side of one item into plain values."""
+        """Resolve the component's layout for one side of one item into plain values.
+
+        A var or element whose item fields are known (`Layout.var_deps`, `element_deps`) is
+        resolved once per distinct value of those fields on this component side; the same
+        values give the same result, so the face is equal to one resolved afresh.
+        """
         layout_name = component.front if side == "front" else back_layout(component)
         if layout_name is None:
             raise DataError(f"component '{component.id}' has no back layout", component.location)
@@ -348,10 +402,36 @@ class LayoutLibrary:
         if side == "back" and component.double_sided and item.back is not None:
             fields = item.back
         context = face_context(game, component, item, fields, side)
-        for var_name, value in layout.vars:
-            context[var_name] = _run(value, context, f"var '{var_name}'", item)
-        elements = []
-        for element in layout.elements:
+        memo = self._memo(layout, game, component, side)
+        values = memo.field_values(layout.field_deps, context)
+        whole = layout.fully_known  # then the fields read settle the whole face
+        if whole and values in memo.faces:
+            return memo.faces[values]
+        known = dict(zip(layout.field_deps, values, strict=True))
+        for index, (var_name, value) in enumerate(layout.vars):
+            deps = layout.var_deps[index]
+            if deps is None:
+                context[var_name] = _run(value, context, f"var '{var_name}'", item)
+                continue
+            key = (index, tuple(known[d] for d in deps))
+            found = memo.vars.get(key, _MISSING)
+            if found is _MISSING:
+                found = memo.vars[key] = _run(value, context, f"var '{var_name}'", item)
+            context[var_name] = found
+        elements: list[Element] = []
+        for index, element in enumerate(layout.elements):
+            deps = layout.element_deps[index]
+            if deps is not None:
+                key = (index, tuple(known[d] for d in deps))
+                if key in memo.elements:
+                    made = memo.elements[key]
+                else:
+                    resolved = self._resolve(element, context, item)
+                    made = memo.elements[key] = (None if resolved is None
+                                                 else Element(resolved[0], element.name, resolved[1]))
+                if made is not None:
+                    elements.append(made)
+                continue
             rows, cols = (self._repeats(element, key, context, item) for key in ("rows", "cols"))
             if rows * cols > MAX_REPEAT:
                 raise DataError(f"element '{element.name}' rows x cols makes {rows * cols} copies, "
@@ -364,8 +444,25 @@ class LayoutLibrary:
                         name = element.name if rows == cols == 1 else f"{element.name}[{row},{col}]"
                         elements.append(Element(resolved[0], name, resolved[1]))
         size = component.size
-        return Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+        face = Face(size.width, size.height, size.shape, size.corner, tuple(elements))
+        if whole:
+            memo.faces[values] = face
+        return face
 
+    def _memo(self, layout: Layout, game: Game, component: Component, side: str) -> FaceMemo:
+        """The resolved vars and elements of one layout on one component side of one game object.
+
+        Kept for one build (one read-gate generation): everything else a face's templates
+        see (game, theme, rules, component, size, side) is the same for all its items.
+        """
+        generation = self.project.gate.generation
+        if generation != self._memo_generation:
+            self._memo_generation, self._memos = generation, {}
+        key = (id(layout), id(game), id(component), side)
+        memo = self._memos.get(key)
+        if memo is None or memo.owners[0] is not layout or memo.owners[1] is not game:
+            memo = self._memos[key] = FaceMemo((layout, game, component))
+        return memo
 
     def _repeats(self, element: _RawElement, key: str, context: dict[str, Any], item: Item) -> int:
         value = element.values.get(key)
@@ -384,7 +481,7 @@ class LayoutLibrary:
     def _resolve(self, element: _RawElement, context: dict[str, Any], item: Item) -> tuple[str, tuple] | None:
         """One element's plain values in `context`, or None when its `when` is false."""
         when = element.values.get("when")
-        if when is not None and not _run(when, context, f"element '{element.name}' when", item):
+        if when is not None and not _holds(when, context, f"element '{element.name}' when", item):
             return None
         kind = element.values["type"].raw
         allowed = ALLOWED_KEYS[kind]
@@ -400,6 +497,148 @@ class LayoutLibrary:
                 resolved = self.image(resolved, value.where)
             props.append((key, resolved))
         return kind, tuple(sorted(props))
+
+
+class FaceMemo:
+    """Resolved vars and elements of one layout on one component side, by the item field values they read.
+
+    Its owners (layout, game, component) are kept alive so the ids keying it stay theirs.
+    """
+
+    def __init__(self, owners: tuple[Layout, Game, Component]) -> None:
+        self.owners = owners
+        self.vars: dict[tuple[int, tuple[Any, ...]], Any] = {}
+        self.elements: dict[tuple[int, tuple[Any, ...]], Element | None] = {}
+        self.faces: dict[tuple[Any, ...], Face] = {}  # when every var and element's fields are known
+
+    @staticmethod
+    def field_values(deps: tuple[tuple[str, str], ...], context: Mapping[str, Any]) -> tuple[Any, ...]:
+        """Each field a var or element reads, as a comparable value, read as Jinja reads it (`mapping[key]`),
+        so a document's watched fields note the read (`render.modelreads`)."""
+        values = []
+        for mapping, key in deps:
+            try:
+                value = context[mapping][key]
+            except KeyError:
+                value = _MISSING
+            values.append(_frozen(value))
+        return tuple(values)
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable stand-in equal only for values that render the same (types and YAML locations kept)."""
+    kind = type(value)
+    if kind in _PLAIN or value is _MISSING:
+        return (kind, value)
+    if kind is float:
+        return (kind, repr(value))  # -0.0 == 0.0, but they print differently
+    if isinstance(value, Mapping):
+        body: Any = tuple((_frozen(k), _frozen(v)) for k, v in value.items())
+    elif isinstance(value, (list, tuple)):
+        body = tuple(_frozen(v) for v in value)
+    else:
+        try:
+            hash(value)
+        except TypeError:
+            return object()  # equal to nothing: resolved afresh
+        return (kind, value)
+    extra = getattr(value, "__dict__", None)  # a YAML mapping's or list's locations
+    return (kind, body, _frozen(dict(extra)) if extra else None)
+
+
+# Names a template could reach on an item's field mapping other than its fields (methods, locations).
+_RESERVED = frozenset(name for cls in (dict, list, ChainMap, Mapping, YMap) for name in dir(cls)) | {
+    "maps", "location", "key_locations", "item_locations"}
+_PER_ITEM = {"card": "card", "item": "card", "front": "front"}
+_UNKNOWABLE_NAMES = frozenset({"lipsum"})  # random: never resolved once for many items
+_UNKNOWABLE_FILTERS = frozenset({"random", "shuffle"})
+
+
+def template_references(tree: Any) -> References | None:
+    """The item fields and other names a parsed template reads; None when the fields are not all plain
+    `card.name` / `card['name']` look-ups (a loop over `card`, a computed key) or it draws at random."""
+    from jinja2 import nodes
+
+    everything = [tree, *tree.find_all(nodes.Node)]
+    fields: set[tuple[str, str]] = set()
+    looked_up: set[int] = set()
+    for node in everything:
+        if isinstance(node, nodes.Filter) and node.name in _UNKNOWABLE_FILTERS:
+            return None
+        if not isinstance(node, (nodes.Getattr, nodes.Getitem)):
+            continue
+        target = node.node
+        if not (isinstance(target, nodes.Name) and target.name in _PER_ITEM):
+            continue
+        if isinstance(node, nodes.Getattr):
+            key = node.attr
+        elif isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
+            key = node.arg.value
+        else:
+            return None
+        if key.startswith("_") or key in _RESERVED:
+            return None
+        fields.add((_PER_ITEM[target.name], key))
+        looked_up.add(id(target))
+    names = set()
+    for node in everything:
+        if isinstance(node, nodes.Name):
+            if node.name in _PER_ITEM and (id(node) not in looked_up or node.ctx != "load"):
+                return None
+            if node.name in _UNKNOWABLE_NAMES:
+                return None
+            names.add(node.name)
+    return References(frozenset(fields), frozenset(names - set(_PER_ITEM)))
+
+
+Deps = tuple[tuple[str, str], ...]
+
+
+def _dependencies(variables: list[tuple[str, _Value]], elements: list[_RawElement]
+                  ) -> tuple[list[Deps | None], list[Deps | None]]:
+    """The item fields each var and element depends on, through the vars it uses; None where unknown.
+
+    A var sees the vars before it (a later one's name is not yet set), an element sees them all.
+    Elements repeated over rows and cols, and images (whose reads a face records), always resolve afresh.
+    """
+    if any(name in _PER_ITEM or name in ("row", "col") for name, _ in variables):
+        return [None] * len(variables), [None] * len(elements)
+    var_deps: dict[str, set[tuple[str, str]] | None] = {}
+    ordered: list[Deps | None] = []
+    for name, value in variables:
+        deps = _value_deps([value], var_deps)
+        var_deps[name] = deps
+        ordered.append(None if deps is None else tuple(sorted(deps)))
+    element_deps: list[Deps | None] = []
+    for element in elements:
+        kind = element.values["type"].raw
+        if "rows" in element.values or "cols" in element.values or "path" in ALLOWED_KEYS[kind].values():
+            element_deps.append(None)
+            continue
+        deps = _value_deps(list(element.values.values()), var_deps)
+        element_deps.append(None if deps is None else tuple(sorted(deps)))
+    return ordered, element_deps
+
+
+def _value_deps(values: list[_Value], var_deps: Mapping[str, set[tuple[str, str]] | None]
+                ) -> set[tuple[str, str]] | None:
+    deps: set[tuple[str, str]] = set()
+    for value in values:
+        if value.template is None:
+            continue
+        if value.refs is None:
+            return None
+        deps |= value.refs.fields
+        for name in value.refs.names:
+            if name in var_deps:
+                used = var_deps[name]
+                if used is None:
+                    return None
+                deps |= used
+    return deps
 
 
 def back_layout(component: Component) -> str | None:
@@ -445,6 +684,19 @@ def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
             raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
         if isinstance(exc, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)):
             raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
+        raise
+
+
+def _holds(value: _Value, context: dict[str, Any], what: str, item: Item) -> bool:
+    """A `when:` expression's truth; an undefined field is an error at its line, like any other."""
+    result = _run(value, context, what, item)
+    try:
+        return bool(result)
+    except Exception as exc:
+        from jinja2 import TemplateError
+
+        if isinstance(exc, TemplateError):
+            raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
         raise
 
 

@@ -123,21 +123,52 @@ def frame_regions(face: Face) -> list[Region]:
     return regions
 
 
-def problems(face: Face, safe: float) -> list[Problem]:
+class Measurements:
+    """What preflight measured during one validation, so each distinct element is measured once.
+
+    An element's problem depends only on the element itself and the face's regions (its size,
+    shape, safe zone and frames); on a deck, most elements repeat from face to face.
+    """
+
+    def __init__(self) -> None:
+        self.geometries: dict[tuple[object, ...], int] = {}  # face geometry -> index into `regions`
+        self.regions: list[list[Region]] = []
+        self.problems: dict[tuple[Element, int], Problem | None] = {}
+
+
+def problems(face: Face, safe: float, measured: Measurements | None = None) -> list[Problem]:
     """Every checked element that reaches out of the safe zone or a declared frame, worst region first."""
-    regions = [safe_region(face, safe), *frame_regions(face)]
+    measured = measured or Measurements()
+    frames = tuple(element for element in face.elements if element.get("frame"))
+    geometry = (face.width, face.height, face.shape, face.corner, safe, frames)
+    index = measured.geometries.get(geometry)
+    if index is None:
+        index = measured.geometries[geometry] = len(measured.regions)
+        measured.regions.append([safe_region(face, safe), *frame_regions(face)])
+    regions = measured.regions[index]
     found = []
     for element in face.elements:
         if element.type not in CHECKED_TYPES:
             continue
-        shapes = list(drawn_shapes(element, face))
-        if not shapes:
-            continue
-        worst = max(((max(region.overshoot(s) for s in shapes), region) for region in regions),
-                    key=lambda pair: pair[0])
-        if worst[0] > 1e-6:
-            found.append(Problem(element.name, element.type, worst[1], worst[0]))
+        key = (element, index)
+        if key in measured.problems:
+            problem = measured.problems[key]
+        else:
+            problem = measured.problems[key] = _problem(element, face, regions)
+        if problem is not None:
+            found.append(problem)
     return found
+
+
+def _problem(element: Element, face: Face, regions: list[Region]) -> Problem | None:
+    shapes = list(drawn_shapes(element, face))
+    if not shapes:
+        return None
+    worst = max(((max(region.overshoot(s) for s in shapes), region) for region in regions),
+                key=lambda pair: pair[0])
+    if worst[0] > 1e-6:
+        return Problem(element.name, element.type, worst[1], worst[0])
+    return None
 
 
 # -- measuring what an element draws --------------------------------------------------------------------
@@ -335,17 +366,27 @@ def preflight_checks(game: Game, project: Project, sides: list[PrintableSide] | 
 
     checks: list[Check] = []
     for side in printable_sides(game, project) if sides is None else sides:
-        if side.layout is not None and side.error is None:
-            checks.extend(_side_checks(side.component, side.side, side.layout, list(side.faces)))
+        checks.extend(side_preflight(side))
     return checks
+
+
+def side_preflight(side: PrintableSide) -> list[Check]:
+    """The preflight checks of one component side; none for a side whose faces did not resolve."""
+    if side.layout is None or side.error is not None:
+        return []
+    return _side_checks(side.component, side.side, side.layout, list(side.faces))
 
 
 def _side_checks(component: Component, side: str, layout: Layout, resolved: list[tuple[Item, Face]]) -> list[Check]:
     name = f"preflight {layout.name} ({component.id} {side})"
     worst: dict[str, tuple[Problem, Item]] = {}
     faces_failing: dict[str, int] = {}
+    measured = Measurements()
+    by_face: dict[int, list[Problem]] = {}  # items that read the same share one face: check it once
     for item, face in resolved:
-        for problem in problems(face, component.safe):
+        if id(face) not in by_face:
+            by_face[id(face)] = problems(face, component.safe, measured)
+        for problem in by_face[id(face)]:
             base = problem.element.split("[")[0]
             faces_failing[base] = faces_failing.get(base, 0) + 1
             if base not in worst or problem.by > worst[base][0].by:

@@ -245,3 +245,21 @@ def test_a_cli_command_that_fails_to_import_raises(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(cli.COMMANDS, "broken", "no_such_module")
     result = CliRunner().invoke(cli.cli, ["--help"])
     assert isinstance(result.exception, ModuleNotFoundError)
+
+
+def test_a_session_compiles_the_gallery_template_again_when_the_project_adds_or_edits_its_own(built: Project) -> None:
+    index = built.output_dir / "index.html"
+    site = built.templates_dir / "site" / "index.html.j2"
+    with BuildSession(built) as session:
+        session.build(["counterattack"], OPTIONS)
+        shipped = index.read_text()
+        site.parent.mkdir()
+        site.write_text("<p>ours: {{ games | length }}</p>\n")
+        session.build(["counterattack"], OPTIONS)
+        assert index.read_text() == "<p>ours: 1</p>"
+        edit(site, "ours", "edited")
+        session.build(["counterattack"], OPTIONS)
+        assert index.read_text() == "<p>edited: 1</p>"
+        site.unlink()
+        session.build(["counterattack"], OPTIONS)
+        assert index.read_text() == shipped

@@ -217,3 +217,12 @@ def test_a_repeat_count_must_be_a_small_whole_number(fresh_project) -> None:
         resolve_port(fresh_project)
     assert caught.value.location.line == 5
     assert "rows must be a whole number 0..400, got 2.5" in caught.value.message
+
+
+def test_when_on_a_missing_field_is_an_error_at_its_line(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port",
+                 "elements:\n  - name: t\n    type: text\n    text: hi\n    when: card.flagged\n")
+    with pytest.raises(DataError) as caught:
+        resolve_port(fresh_project)
+    assert caught.value.location.line == 5
+    assert "port/port-royal" in caught.value.message and "flagged" in caught.value.message

@@ -12,7 +12,7 @@ from generator.project import Project
 from generator.render.build import printable
 from generator.render.faces import FaceRenderer, renderer
 from generator.render.layout import Element, Face, back_layout
-from generator.render.preflight import icon_extent, preflight_checks, problems
+from generator.render.preflight import Measurements, icon_extent, preflight_checks, problems
 from generator.render.units import MM
 from tests.helpers import edit
 from tests.render.test_layouts import write_layout
@@ -107,6 +107,29 @@ def test_a_square_icon_fails_exactly_when_it_leaves_the_safe_zone(x: float, y: f
     half = size * 0.38
     inside = min(x, y) - half >= 3 - 1e-6 and max(x, y) + half <= 47 + 1e-6
     assert (problems(face_with(icon), 3.0) == []) == inside
+
+
+ICONS = st.builds(lambda x, y, size, mirror: Element("icon", "i", (("icon", "square"), ("mirror", mirror),
+                                                                   ("size", size), ("x", x), ("y", y))),
+                  st.sampled_from([4.0, 10.0, 25.0, 46.0]), st.sampled_from([4.0, 25.0, 38.0]),
+                  st.sampled_from([2.0, 8.0]), st.booleans())
+FRAME = Element("rect", "frame", (("frame", True), ("stroke", "#000000"), ("stroke_width", 2.0), ("x", 5.0),
+                                  ("y", 5.0)))
+FACES = st.builds(lambda width, shape, framed, icons: Face(width, 50.0, shape, 0.0, ((FRAME,) if framed else ())
+                                                           + tuple(icons)),
+                  st.sampled_from([40.0, 50.0]), st.sampled_from(["rect", "circle"]), st.booleans(),
+                  st.lists(ICONS, max_size=3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(faces=st.lists(FACES, min_size=1, max_size=6), safe=st.sampled_from([3.0, 4.0]))
+def test_measuring_each_element_once_finds_what_measuring_every_face_finds(faces: list[Face], safe: float) -> None:
+    measured = Measurements()  # shared, as one validation shares it over a component side
+    for face in faces:
+        assert problems(face, safe, measured) == problems(face, safe)
+    distinct = {(e, f.width, f.shape, any(x.get("frame") for x in f.elements)) for f in faces for e in f.elements
+                if e.type == "icon"}
+    assert len(measured.problems) <= len(distinct)
 
 
 @settings(max_examples=60, deadline=None)

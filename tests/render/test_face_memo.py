@@ -1,0 +1,120 @@
+"""Resolving each layout element once per distinct value of the fields it reads gives the very faces
+that resolving every item afresh gives (`render.layout.FaceMemo`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from generator.errors import DataError, Location
+from generator.load import load_game
+from generator.model import Item
+from generator.render.layout import LayoutLibrary, template_references
+from generator.render.modelreads import FieldReads, watched
+
+LAYOUT = """\
+vars:
+  ink: theme.colours.ink
+  big: "card.tricks is number and card.tricks > 3"
+  label: "(card.name ~ '!') if big else card.name"
+  shout: label | upper
+elements:
+  - {name: background, type: rect, bleed: true, fill: "{{ ink }}"}
+  - {name: title, type: text, x: 31.5, y: 12, text: "{{ shout }}", size: "{{ 14 if big else 12 }}"}
+  - {name: tricks, type: text, x: 10, y: 20, text: "{{ card.tricks }}"}
+  - {name: exact, type: text, x: 10, y: 30, text: "{{ card['tricks'] ~ ':' ~ (card.flag | default('-')) }}"}
+  - {name: ident, type: text, x: 10, y: 40, text: "{{ card.id }}"}
+  - {name: badge, type: icon, icon: anchor, size: 6, x: 50, y: 70, when: "card.flag"}
+"""
+UNKNOWABLE = """  - {name: keys, type: text, x: 10, y: 50, text: "{{ card | length }}"}
+"""
+LAYOUTS = [LAYOUT, LAYOUT + UNKNOWABLE]  # every field read known (whole faces memoized), and not
+
+# Values that compare equal in Python but print differently (1, 1.0, True; 0.0, -0.0; [1], ["1"]...).
+TRICKY = [1, 1.0, True, "1", 0.0, -0.0, False, None, "", [1, 2], ["1", 2], [1.0, 2], {"a": 1}, {"a": True}]
+VALUES = st.sampled_from([*TRICKY, "Nassau", 4, 4.5])
+FIELDS = st.fixed_dictionaries({"name": st.sampled_from(["Nassau", "Tortuga", "x"]), "tricks": VALUES},
+                               optional={"flag": VALUES})
+
+
+def game_with_items(project, items_fields: list[dict], layout: str = LAYOUT):
+    (project.templates_dir / "layouts" / "counterattack" / "port.yaml").write_text(layout)
+    game = load_game(project, "counterattack")
+    component = game.component("port")
+    items = tuple(Item(f"p{i}", "port", 1, fields, Location("test.yaml", i + 1))
+                  for i, fields in enumerate(items_fields))
+    component = dataclasses.replace(component, items=items)
+    game = dataclasses.replace(game, components=tuple(component if c.id == "port" else c for c in game.components))
+    return game, component
+
+
+def resolved(library: LayoutLibrary, game, component, item) -> str:
+    """The face as its repr (which tells -0.0 from 0.0 and 1 from 1.0), or the error's one line."""
+    try:
+        return repr(library.face(game, component, item, "front"))
+    except DataError as exc:
+        return f"error: {exc}"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(items_fields=st.lists(FIELDS, min_size=1, max_size=8), layout=st.sampled_from(LAYOUTS))
+@example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY], layout=LAYOUTS[0])
+@example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY], layout=LAYOUTS[1])
+def test_memoized_faces_equal_faces_resolved_afresh(fresh_project, items_fields, layout) -> None:
+    game, component = game_with_items(fresh_project, items_fields, layout)
+    shared = LayoutLibrary(fresh_project)  # one memo for every item, as in a build
+    for item in component.items:
+        assert resolved(shared, game, component, item) == resolved(LayoutLibrary(fresh_project), game, component, item)
+
+
+def test_repeated_items_resolve_their_elements_once(fresh_project) -> None:
+    game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 5)
+    library = LayoutLibrary(fresh_project)
+    faces = [library.face(game, component, item, "front") for item in component.items]
+    assert faces[0] is not faces[1]  # `card.id` differs, so the faces do
+    title = [next(e for e in face.elements if e.name == "title") for face in faces]
+    assert all(t is title[0] for t in title)  # one resolved element, shared
+    idents = {next(e for e in face.elements if e.name == "ident").get("text") for face in faces}
+    assert idents == {f"p{i}" for i in range(5)}  # `card.id` differs per item, so it is resolved per item
+
+
+def test_a_documents_watched_fields_note_every_item_read_on_a_memo_hit(fresh_project) -> None:
+    game, _ = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 3)
+    reads = FieldReads()
+    view = watched(game, reads)
+    library = LayoutLibrary(fresh_project)
+    port = view.component("port")
+    for item in port.items:
+        library.face(view, port, item, "front")
+    noted = {(item, key) for (_, item, _, key) in (json.loads(fact) for fact in reads.facts)}
+    for i in range(3):
+        assert {(f"p{i}", "name"), (f"p{i}", "tricks")} <= noted
+
+
+def test_template_references_knows_plain_field_reads_only(fresh_project) -> None:
+    library = LayoutLibrary(fresh_project)
+
+    def refs(source: str):
+        return template_references(library.env.parse(source))
+
+    found = refs("{{ card.name | upper }} {{ item['rank'] }} {{ front.suit }} {{ theme.colours.ink }} {{ kind }}")
+    assert found is not None
+    assert found.fields == {("card", "name"), ("card", "rank"), ("front", "suit")}
+    assert {"theme", "kind"} <= found.names
+    for unknowable in ("{{ card | length }}", "{% for k in card %}{{ k }}{% endfor %}", "{{ card[key] }}",
+                       "{{ card.items() }}", "{{ card.maps }}", "{{ card._x }}", "{{ [1, 2] | random }}",
+                       "{{ lipsum(1) }}", "{% set card = 1 %}{{ card }}"):
+        assert refs(unknowable) is None, unknowable
+
+
+def test_items_that_read_the_same_resolve_to_one_face(fresh_project) -> None:
+    no_id = LAYOUT.replace('  - {name: ident, type: text, x: 10, y: 40, text: "{{ card.id }}"}\n', "")
+    game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 3
+                                      + [{"name": "Nassau", "tricks": 5, "flag": False}], no_id)
+    library = LayoutLibrary(fresh_project)
+    faces = [library.face(game, component, item, "front") for item in component.items]
+    assert faces[0] is faces[1] is faces[2]
+    assert faces[3] != faces[0]
