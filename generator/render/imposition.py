@@ -30,6 +30,7 @@ from generator.render.faces import FaceRenderer
 from generator.render.grid import Grid, Slot, make_grid, mirror_slot
 from generator.render.layout import Face, back_layout
 from generator.render.sheet_options import DUPLEX_MODES, SheetOptions
+from generator.render.stamps import FormStore
 from generator.render.units import Paper, pt
 
 MARK_WIDTH = 0.3  # points
@@ -49,9 +50,10 @@ class SheetResult:
 class _Forms:
     """Draws each distinct face once as a PDF form; later uses are a `doForm`."""
 
-    def __init__(self, c: Any, bleed: float) -> None:
+    def __init__(self, c: Any, bleed: float, store: FormStore) -> None:
         self.c = c
         self.bleed = bleed
+        self.store = store  # the renderer's: a form drawn for one sheet is replayed into the next
         self.names: dict[Face, str] = {}
 
     def name(self, face: Face) -> str:
@@ -60,7 +62,7 @@ class _Forms:
             found = self.names[face] = f"face{len(self.names)}"
             b = pt(self.bleed)
             self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
-            draw_face(self.c, face, self.bleed)
+            self.store.draw(self.c, (face, self.bleed), lambda: draw_face(self.c, face, self.bleed))
             self.c.endForm()
         return found
 
@@ -104,7 +106,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
     buffer = io.BytesIO()
     c = _sheet_canvas(buffer, paper, f"{game.title}: {component.plural} ({paper.name})",
                       f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
-    forms = _Forms(c, options.bleed)
+    forms = _Forms(c, options.bleed, renderer.forms)
     per_page = grid.per_page
     pages = 0
     chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)]
@@ -215,7 +217,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     buffer = io.BytesIO()
     c = _sheet_canvas(buffer, paper, f"{game.title}: {', '.join(comp.plural for comp in components)} ({paper.name})",
                       f"{len(faces)} pieces, {mode}, {options.bleed:g} mm bleed")
-    forms = _Forms(c, options.bleed)
+    forms = _Forms(c, options.bleed, renderer.forms)
     pages = 0
     start = 0
     for blocks in pages_of_blocks:

@@ -1,0 +1,139 @@
+"""Face forms drawn once per build: what drawing a face into a PDF form wrote, replayed into the next PDF.
+
+A component's a4 and letter sheets (and its variants) draw the same faces as
+forms, in the same order. Drawing a face costs layout arithmetic, text setting
+and ReportLab's operator formatting; its result is the form's content stream
+plus the document state it touched: which fonts got an internal name (F1, F2,
+...) and which characters got a code in each font's subset. Both depend on what
+the document drew before, so a recording is keyed by that state too, and is
+replayed only into a document whose font state is exactly the same: there it
+appends the same operators and makes the same font assignments, so the PDF
+is byte for byte what drawing would have made. Anything else a drawing may
+touch (images, transparency, nested forms, colour spaces, annotations) makes
+a face unrecordable: it is simply drawn every time.
+
+The store belongs to one face renderer (one build's session), never to the module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FontState = tuple[tuple[str, str, Any], ...]  # (font name, internal name, (next code, subsets)) per named font
+DocState = tuple[tuple[int, int], FontState]  # the PDF version (colours with alpha ask for 1.4) and the fonts
+
+
+@dataclass(frozen=True)
+class Recording:
+    """What one face's form drawing wrote, and the font assignments it made, in order."""
+
+    code: tuple[str, ...]
+    named: tuple[str, ...]  # fonts that got their internal name during the drawing, in that order
+    chars: tuple[tuple[str, str], ...]  # (font name, characters newly given a code, in code order)
+    after: DocState  # the document's state the drawing left
+
+
+class FormStore:
+    """Recordings of drawn face forms, keyed by (face, bleed, preamble, font state before the drawing)."""
+
+    def __init__(self) -> None:
+        self._recordings: dict[tuple[Any, ...], Recording | None] = {}
+        self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
+
+    def clear(self) -> None:
+        self._recordings.clear()
+        self.replayed = 0
+
+    def draw(self, c: Any, key: Any, draw: Callable[[], None]) -> None:
+        """Run `draw()` inside the canvas's open form, or replay what an earlier identical drawing wrote."""
+        doc = c._doc
+        before = doc_state(doc)
+        full_key = (key, c._preamble, before)
+        found = self._recordings.get(full_key)
+        if found is not None and c._extgstate.getState() is None and not c._code:
+            _replay(c, found)
+            self.replayed += 1
+            return
+        if full_key in self._recordings:  # known unrecordable (or a canvas mid-form): just draw
+            draw()
+            return
+        assigned = _assignments(doc)
+        objects = len(doc.idToObject)
+        start = len(c._code)
+        draw()
+        self._recordings[full_key] = _recording(c, doc, assigned, objects, start, before)
+
+
+def doc_state(doc: Any) -> DocState:
+    """What a form's bytes depend on, and what drawing one may change: the PDF version, the fonts."""
+    return doc._pdfVersion, font_state(doc)
+
+
+def font_state(doc: Any) -> FontState:
+    """Every named font of the document with its subset assignments."""
+    parts = []
+    for name, internal in doc.fontMapping.items():
+        font = pdfmetrics.getFont(name)
+        state = font.state.get(doc) if getattr(font, "_dynamicFont", False) else None
+        parts.append((name, internal, None if state is None else (state.nextCode, tuple(map(tuple, state.subsets)))))
+    return tuple(parts)
+
+
+def _assignments(doc: Any) -> dict[str, dict[int, int]]:
+    """Each dynamic font's character codes so far in this document (copied: drawing adds to them)."""
+    found = {}
+    for name in doc.fontMapping:
+        font = pdfmetrics.getFont(name)
+        if getattr(font, "_dynamicFont", False) and doc in font.state:
+            found[name] = dict(font.state[doc].assignments)
+    return found
+
+
+def _recording(c: Any, doc: Any, assigned: dict[str, dict[int, int]], objects: int, start: int,
+               before: DocState) -> Recording | None:
+    """The recording of the drawing just made, or None when it touched more than fonts and the form's code."""
+    if (start != 0 or len(doc.idToObject) != objects or c._formsinuse or c._annotationrefs or c._colorsUsed
+            or c._shadingUsed or c._extgstate.getState() is not None):
+        return None
+    known = {name for name, _, _ in before[1]}
+    named = []
+    chars = []
+    for name in doc.fontMapping:
+        font = pdfmetrics.getFont(name)
+        if not isinstance(font, TTFont) or type(font).splitString is not TTFont.splitString:
+            return None  # a static font adds objects when named; a shaping font may not split as recorded
+        if name not in known:
+            named.append(name)
+        state = font.state.get(doc)
+        if state is None:
+            return None
+        old = assigned.get(name)
+        if old is None:
+            old = TTFont.State(font._asciiReadable, font).assignments  # the fresh state the drawing began from
+        new = sorted((n, code) for code, n in state.assignments.items() if old.get(code) != n)
+        if any(code in old for _, code in new):
+            return None  # a reassignment: not something splitString does
+        if new:
+            chars.append((name, "".join(chr(code) for _, code in new)))
+    return Recording(tuple(c._code), tuple(named), tuple(chars), doc_state(doc))
+
+
+def _replay(c: Any, recording: Recording) -> None:
+    """Make the recorded font assignments in this document, in order, and append the recorded operators."""
+    doc = c._doc
+    doc._pdfVersion = recording.after[0]
+    chars = dict(recording.chars)
+    for name in recording.named:  # as drawing text does: assign the characters, then name the subset
+        font = pdfmetrics.getFont(name)
+        font.splitString(chars.pop(name, ""), doc)
+        font.getSubsetInternalName(0, doc)
+    for name, text in chars.items():
+        pdfmetrics.getFont(name).splitString(text, doc)
+    if doc_state(doc) != recording.after:
+        raise RuntimeError("a replayed face form left the PDF's fonts other than drawing it did")
+    c._code.extend(recording.code)

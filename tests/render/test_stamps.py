@@ -1,0 +1,100 @@
+"""Face forms drawn once and replayed into the next sheet (stamps.py) give the very bytes drawing them would."""
+
+from __future__ import annotations
+
+import io
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.load import load_games
+from generator.project import Project
+from generator.render.faces import FaceRenderer
+from generator.render.fonts import register_fonts
+from generator.render.imposition import _Forms, impose
+from generator.render.layout import Element, Face
+from generator.render.sheet_options import SheetOptions
+from generator.render.stamps import FormStore
+from generator.render.units import PAPERS
+
+register_fonts()
+
+
+def test_every_sheet_drawn_after_another_paper_is_byte_identical_and_replayed(project: Project) -> None:
+    shared = FaceRenderer(project)
+    replayed = 0
+    for game in load_games(project):
+        for component in game.components:
+            if component.kind not in ("card", "tile", "token") or component.sheet == "mixed":
+                continue
+            impose(shared, game, component, SheetOptions(paper=PAPERS["a4"]))
+            before = shared.forms.replayed
+            letter = impose(shared, game, component, SheetOptions(paper=PAPERS["letter"]))
+            replayed += shared.forms.replayed - before
+            fresh = impose(FaceRenderer(project), game, component, SheetOptions(paper=PAPERS["letter"]))
+            assert letter.pdf == fresh.pdf, f"{game.id} {component.id}"
+    assert replayed > 100  # the letter sheets really came from recordings, not from drawing
+
+
+def _face(words: tuple[tuple[str, str], ...]) -> Face:
+    elements = tuple(Element("text", f"t{i}", (("text", text), ("font", font), ("size", 9.0), ("x", 3.0),
+                                               ("y", 5.0 + 6 * i), ("colour", "#203040")))
+                     for i, (font, text) in enumerate(words))
+    return Face(63.0, 88.0, "rect", 3.0, (Element("rect", "bg", (("fill", "#eeddcc"), ("bleed", True))), *elements))
+
+
+def _sheet(faces: list[Face], store: FormStore) -> bytes:
+    """Every face as a form placed once, in order, on one page: what `impose` does, reduced."""
+    buffer = io.BytesIO()
+    c = Canvas(buffer, pagesize=(600, 800), invariant=1, pageCompression=1, initialFontName="Sans",
+               initialFontSize=9)
+    forms = _Forms(c, 3.0, store)
+    for index, face in enumerate(faces):
+        forms.name(face)
+        c.doForm(forms.name(face))
+        if index % 3 == 2:
+            c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+# Accented, Greek and Cyrillic letters: new codes in a font's subset, and the fallback font (DejaVu) for
+# what the chosen font lacks; so each document's font state depends on what it drew before.
+TEXT = st.text(alphabet="abcXYZ 0é’ßŁΩλжЖ★", min_size=0, max_size=6)
+FACES = st.lists(st.tuples(st.sampled_from(["Sans", "Display", "Serif-Bold"]), TEXT), min_size=1, max_size=3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(first=st.lists(FACES, min_size=1, max_size=5), second=st.lists(FACES, min_size=1, max_size=5),
+       shared=st.lists(FACES, min_size=0, max_size=3))
+def test_replay_is_byte_identical_whatever_was_drawn_before(first, second, shared) -> None:
+    """Two documents drawing partly the same faces in any order: the second is the same as drawn afresh."""
+    one = [_face(tuple(f)) for f in shared + first]
+    two = [_face(tuple(f)) for f in shared + second + first]
+    store = FormStore()
+    assert _sheet(one, store) == _sheet(one, FormStore())
+    assert _sheet(two, store) == _sheet(two, FormStore())
+    assert store.replayed >= len({*map(tuple, shared)})  # the common beginning was replayed, not drawn
+
+
+def test_a_drawing_that_touches_more_than_fonts_is_drawn_every_time() -> None:
+    """Transparency lands in the form's resources: such a face is not recorded, and still comes out right."""
+    def draw(c: Canvas) -> None:
+        c.setFillAlpha(0.5)
+        c.rect(0, 0, 10, 10, fill=1)
+
+    def document(store: FormStore) -> bytes:
+        buffer = io.BytesIO()
+        c = Canvas(buffer, invariant=1, pageCompression=0)
+        c.beginForm("f")
+        store.draw(c, "face", lambda: draw(c))
+        c.endForm()
+        c.doForm("f")
+        c.save()
+        return buffer.getvalue()
+
+    store = FormStore()
+    assert document(store) == document(store) == document(FormStore())
+    assert store.replayed == 0
+    assert b"/gRLs0 gs" in document(store)  # the drawing's own graphics state, drawn each time
