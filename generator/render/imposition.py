@@ -23,6 +23,9 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+
 from generator.errors import DataError
 from generator.model import Component, Game
 from generator.render.draw import draw_face
@@ -67,15 +70,18 @@ class _Forms:
         return found
 
     def place(self, face: Face, slot: Slot) -> None:
+        """`q`, clip to the slot's bleed box, move to its trim corner, `Do` the form, `Q`.
+
+        Written straight into the page's operators: the very strings ReportLab's
+        saveState / clipPath / translate / doForm / restoreState write (the canvas's
+        graphics state is the same after the `Q`), without their bookkeeping per copy.
+        """
         name = self.name(face)
         c = self.c
-        c.saveState()
-        path = c.beginPath()
-        path.rect(*(pt(v) for v in slot.clip))
-        c.clipPath(path, stroke=0, fill=0)
-        c.translate(pt(slot.x), pt(slot.y))
-        c.doForm(name)
-        c.restoreState()
+        clip = "W* n" if c._fillMode == FILL_EVEN_ODD else "W n"
+        c._code.extend(("q", f"n {fp_str(tuple(pt(v) for v in slot.clip))} re {clip}",
+                        f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm", f"/{c._doc.getXObjectName(name)} Do", "Q"))
+        c._formsinuse.append(name)
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
