@@ -66,7 +66,7 @@ class _Forms:
             b = pt(self.bleed)
             self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
             self.store.draw(self.c, (face, self.bleed), lambda: draw_face(self.c, face, self.bleed))
-            self.c.endForm()
+            self.store.end_form(self.c)
         return found
 
     def place(self, face: Face, slot: Slot) -> None:

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 FontState = tuple[tuple[str, str, Any], ...]  # (font name, internal name, (next code, subsets)) per named font
@@ -43,11 +44,32 @@ class FormStore:
 
     def __init__(self) -> None:
         self._recordings: dict[tuple[Any, ...], Recording | None] = {}
+        self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     def clear(self) -> None:
         self._recordings.clear()
+        self._formatted.clear()
         self.replayed = 0
+
+    def end_form(self, c: Any) -> None:
+        """`c.endForm()`, but the form object is written once per store: the next PDF holding the very same
+        form (same operators, box and resources) reuses its bytes, compression included.
+
+        Mirrors ReportLab's `Canvas.endForm` step for step, making a `_StoredForm` instead."""
+        name, lowerx, lowery, upperx, uppery = c._formData
+        width, height = c._pagesize
+        form = _StoredForm(self._formatted, lowerx, lowery, width if upperx is None else upperx,
+                           height if uppery is None else uppery)
+        form.compression = c._pageCompression
+        form.setStreamList([c._preamble, *c._code])
+        c._setColorSpace(form)
+        c._setExtGState(form)
+        c._setXObjects(form)
+        c._setAnnotations(form)
+        c._doc.addForm(name, form)
+        c._restartAccumulators()
+        c.pop_state_stack()
 
     def draw(self, c: Any, key: Any, draw: Callable[[], None]) -> None:
         """Run `draw()` inside the canvas's open form, or replay what an earlier identical drawing wrote."""
@@ -137,3 +159,25 @@ def _replay(c: Any, recording: Recording) -> None:
     if doc_state(doc) != recording.after:
         raise RuntimeError("a replayed face form left the PDF's fonts other than drawing it did")
     c._code.extend(recording.code)
+
+
+class _StoredForm(pdfdoc.PDFFormXObject):
+    """A form XObject whose file bytes are looked up by everything they are made of before being made."""
+
+    def __init__(self, formatted: dict[tuple[Any, ...], bytes], *box: float) -> None:
+        super().__init__(*box)
+        self._formatted = formatted
+
+    def format(self, document: Any) -> bytes:
+        plain = (self.XObjects is None and not self.Annots and self.BBox is None and self.Matrix is None
+                 and self.Contents is None and self.Resources is None
+                 and isinstance(document.encrypt, pdfdoc.NoEncryption))
+        if not plain:  # resources naming other objects, or anything else set: made as ReportLab makes it
+            return bytes(super().format(document))
+        key = (self.stream, self.lowerx, self.lowery, self.upperx, self.uppery, self.compression, self.hasImages,
+               rl_config.useA85, rl_config.wrapA85, rl_config.pdfMultiLine,
+               document.idToObjectNumberAndVersion.get(pdfdoc.BasicFonts))
+        found = self._formatted.get(key)
+        if found is None:
+            found = self._formatted[key] = bytes(super().format(document))
+        return found
