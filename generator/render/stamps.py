@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from reportlab import rl_config
@@ -106,17 +107,17 @@ def font_state(doc: Any) -> FontState:
     return tuple(parts)
 
 
-def _assignments(doc: Any) -> dict[str, dict[int, int]]:
-    """Each dynamic font's character codes so far in this document (copied: drawing adds to them)."""
+def _assignments(doc: Any) -> dict[str, int]:
+    """How many characters each dynamic font has a code for in this document (splitString only adds, in order)."""
     found = {}
     for name in doc.fontMapping:
         font = pdfmetrics.getFont(name)
         if getattr(font, "_dynamicFont", False) and doc in font.state:
-            found[name] = dict(font.state[doc].assignments)
+            found[name] = len(font.state[doc].assignments)
     return found
 
 
-def _recording(c: Any, doc: Any, assigned: dict[str, dict[int, int]], objects: int, start: int,
+def _recording(c: Any, doc: Any, assigned: dict[str, int], objects: int, start: int,
                before: DocState) -> Recording | None:
     """The recording of the drawing just made, or None when it touched more than fonts and the form's code."""
     if (start != 0 or len(doc.idToObject) != objects or c._formsinuse or c._annotationrefs or c._colorsUsed
@@ -135,13 +136,11 @@ def _recording(c: Any, doc: Any, assigned: dict[str, dict[int, int]], objects: i
         if state is None:
             return None
         old = assigned.get(name)
-        if old is None:
-            old = TTFont.State(font._asciiReadable, font).assignments  # the fresh state the drawing began from
-        new = sorted((n, code) for code, n in state.assignments.items() if old.get(code) != n)
-        if any(code in old for _, code in new):
-            return None  # a reassignment: not something splitString does
+        if old is None:  # the fresh state the drawing began from
+            old = len(TTFont.State(font._asciiReadable, font).assignments)
+        new = "".join(map(chr, islice(state.assignments, old, None)))  # in the order they got their codes
         if new:
-            chars.append((name, "".join(chr(code) for _, code in new)))
+            chars.append((name, new))
     return Recording(tuple(c._code), tuple(named), tuple(chars), doc_state(doc))
 
 

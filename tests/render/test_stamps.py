@@ -10,13 +10,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.load import load_games
 from generator.project import Project
+from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.fonts import register_fonts
 from generator.render.imposition import _Forms, impose
 from generator.render.layout import Element, Face
 from generator.render.sheet_options import SheetOptions
 from generator.render.stamps import FormStore
-from generator.render.units import PAPERS
+from generator.render.units import PAPERS, pt
 
 register_fonts()
 
@@ -44,15 +45,22 @@ def _face(words: tuple[tuple[str, str], ...]) -> Face:
     return Face(63.0, 88.0, "rect", 3.0, (Element("rect", "bg", (("fill", "#eeddcc"), ("bleed", True))), *elements))
 
 
-def _sheet(faces: list[Face], store: FormStore) -> bytes:
-    """Every face as a form placed once, in order, on one page: what `impose` does, reduced."""
+def _sheet(faces: list[Face], store: FormStore | None) -> bytes:
+    """Every face as a form placed once, in order, three to a page: what `impose` does, reduced.
+
+    With no store, the plain ReportLab way (beginForm, draw, endForm): what the store must reproduce."""
     buffer = io.BytesIO()
     c = Canvas(buffer, pagesize=(600, 800), invariant=1, pageCompression=1, initialFontName="Sans",
                initialFontSize=9)
-    forms = _Forms(c, 3.0, store)
+    forms = _Forms(c, 3.0, store or FormStore())
+    names: dict[Face, str] = {}
     for index, face in enumerate(faces):
-        forms.name(face)
-        c.doForm(forms.name(face))
+        if store is None and face not in names:
+            name = names[face] = f"face{len(names)}"
+            c.beginForm(name, lowerx=-pt(3), lowery=-pt(3), upperx=pt(face.width + 3), uppery=pt(face.height + 3))
+            draw_face(c, face, 3.0)
+            c.endForm()
+        c.doForm(forms.name(face) if store is not None else names[face])
         if index % 3 == 2:
             c.showPage()
     c.save()
@@ -73,8 +81,8 @@ def test_replay_is_byte_identical_whatever_was_drawn_before(first, second, share
     one = [_face(tuple(f)) for f in shared + first]
     two = [_face(tuple(f)) for f in shared + second + first]
     store = FormStore()
-    assert _sheet(one, store) == _sheet(one, FormStore())
-    assert _sheet(two, store) == _sheet(two, FormStore())
+    assert _sheet(one, store) == _sheet(one, None)
+    assert _sheet(two, store) == _sheet(two, None)
     assert store.replayed >= len({*map(tuple, shared)})  # the common beginning was replayed, not drawn
 
 
