@@ -133,7 +133,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
                 forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))  # type: ignore[arg-type]
             c.showPage()
             pages += 1
-    c.save()
+    forms.store.save(c)
     return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), per_page, mode, grid)
 
 
@@ -251,7 +251,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
                     forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))
             c.showPage()
             pages += 1
-    c.save()
+    forms.store.save(c)
     per_page = max(sum(block.filled for block in blocks) for blocks in pages_of_blocks)
     return SheetResult(buffer.getvalue(), pages, len(pages_of_blocks), len(faces), per_page, mode, None)
 

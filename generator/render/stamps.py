@@ -46,12 +46,32 @@ class FormStore:
     def __init__(self) -> None:
         self._recordings: dict[tuple[Any, ...], Recording | None] = {}
         self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
+        self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     def clear(self) -> None:
         self._recordings.clear()
         self._formatted.clear()
+        self._deflated.clear()
         self.replayed = 0
+
+    def save(self, c: Any) -> None:
+        """`c.save()`, its font subsets compressed once per store: the next sheet embedding the same subset
+        (the other paper's, most often) reuses zlib's output.
+
+        The fonts' objects are made here, as the save itself would make them first thing; their
+        streams then get a Flate filter that remembers what it made."""
+        doc = c._doc
+        if c._code:  # as `save` does first: the last page
+            c.showPage()
+        for font in doc.delayedFonts:
+            font.addObjects(doc)
+        doc.delayedFonts = []
+        deflate = _StoredDeflate(self._deflated)
+        for obj in doc.idToObject.values():
+            if isinstance(obj, pdfdoc.PDFStream) and obj.filters == [pdfdoc.PDFZCompress]:
+                obj.filters = [deflate]
+        c.save()
 
     def end_form(self, c: Any) -> None:
         """`c.endForm()`, but the form object is written once per store: the next PDF holding the very same
@@ -179,4 +199,20 @@ class _StoredForm(pdfdoc.PDFFormXObject):
         found = self._formatted.get(key)
         if found is None:
             found = self._formatted[key] = bytes(super().format(document))
+        return found
+
+
+class _StoredDeflate:
+    """ReportLab's Flate filter, each output kept by its input (zlib is deterministic: the same bytes)."""
+
+    pdfname = pdfdoc.PDFZCompress.pdfname
+
+    def __init__(self, deflated: dict[bytes, bytes]) -> None:
+        self._deflated = deflated
+
+    def encode(self, content: bytes | str) -> bytes:
+        data = content.encode("utf8") if isinstance(content, str) else content
+        found = self._deflated.get(data)
+        if found is None:
+            found = self._deflated[data] = pdfdoc.PDFZCompress.encode(data)
         return found

@@ -63,7 +63,10 @@ def _sheet(faces: list[Face], store: FormStore | None) -> bytes:
         c.doForm(forms.name(face) if store is not None else names[face])
         if index % 3 == 2:
             c.showPage()
-    c.save()
+    if store is None:
+        c.save()
+    else:
+        store.save(c)
     return buffer.getvalue()
 
 
