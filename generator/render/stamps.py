@@ -47,12 +47,14 @@ class FormStore:
         self._recordings: dict[tuple[Any, ...], Recording | None] = {}
         self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
+        self._encoded: dict[str, bytes] = {}  # a form's operators in PDFDocEncoding (a codec written in Python)
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     def clear(self) -> None:
         self._recordings.clear()
         self._formatted.clear()
         self._deflated.clear()
+        self._encoded.clear()
         self.replayed = 0
 
     def save(self, c: Any) -> None:
@@ -83,7 +85,12 @@ class FormStore:
         form = _StoredForm(self._formatted, lowerx, lowery, width if upperx is None else upperx,
                            height if uppery is None else uppery)
         form.compression = c._pageCompression
-        form.setStreamList([c._preamble, *c._code])
+        text = "\n".join([c._preamble, *c._code])  # what `setStreamList` encodes
+        found = self._encoded.get(text)
+        if found is None:
+            form.setStreamList(text)
+            found = self._encoded[text] = form.stream
+        form.stream = found
         c._setColorSpace(form)
         c._setExtGState(form)
         c._setXObjects(form)
