@@ -24,7 +24,7 @@ from typing import Any
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import FF_NONSYMBOLIC, FF_SYMBOLIC, SUBSETN, TTFont, makeToUnicodeCMap
 
 FontState = tuple[tuple[str, str, Any], ...]  # (font name, internal name, (next code, subsets)) per named font
 DocState = tuple[tuple[int, int], FontState]  # the PDF version (colours with alpha ask for 1.4) and the fonts
@@ -48,6 +48,8 @@ class FormStore:
         self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
         self._encoded: dict[str, bytes] = {}  # a form's operators in PDFDocEncoding (a codec written in Python)
+        self._subsets: dict[tuple[str, bytes, tuple[int, ...]], bytes] = {}  # a font file cut to a subset
+        self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     def clear(self) -> None:
@@ -55,6 +57,8 @@ class FormStore:
         self._formatted.clear()
         self._deflated.clear()
         self._encoded.clear()
+        self._subsets.clear()
+        self._arrays.clear()
         self.replayed = 0
 
     def save(self, c: Any) -> None:
@@ -67,13 +71,72 @@ class FormStore:
         if c._code:  # as `save` does first: the last page
             c.showPage()
         for font in doc.delayedFonts:
-            font.addObjects(doc)
+            if type(font) is TTFont and not getattr(font.face, "_full_font", False):
+                self._add_font_objects(font, doc)
+            else:
+                font.addObjects(doc)
         doc.delayedFonts = []
         deflate = _StoredDeflate(self._deflated)
         for obj in doc.idToObject.values():
             if isinstance(obj, pdfdoc.PDFStream) and obj.filters == [pdfdoc.PDFZCompress]:
                 obj.filters = [deflate]
         c.save()
+
+    def _add_font_objects(self, font: TTFont, doc: Any) -> None:
+        """ReportLab's `TTFont.addObjects` (with `TTFontFace.addSubsetObjects`), step for step, except that a
+        subset's font file and widths array are made once per store: most sheets embed the same subsets."""
+        state = font.state.get(doc)
+        if state is None:
+            state = font.state[doc] = TTFont.State(font._asciiReadable)
+        state.frozen = 1
+        face = font.face
+        for n, subset in enumerate(state.subsets):
+            internal_name = font.getSubsetInternalName(n, doc)[1:]
+            base_font_name = (b"".join((SUBSETN(n), b"+", face.name, face.subfontNameX))).decode("pdfdoc")
+            pdf_font = pdfdoc.PDFTrueTypeFont()
+            pdf_font.__Comment__ = f"Font {font.fontName} subset {n}"
+            pdf_font.Name = internal_name
+            pdf_font.BaseFont = base_font_name
+            pdf_font.FirstChar = 0
+            pdf_font.LastChar = len(subset) - 1
+            pdf_font.Widths = _StoredArray(self._arrays, list(map(face.getCharWidth, subset)))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base_font_name, subset)
+            if doc.compression:
+                cmap.filters = [pdfdoc.PDFZCompress]
+            pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base_font_name)
+            pdf_font.FontDescriptor = self._descriptor(face, doc, base_font_name, subset)
+            doc.Reference(pdf_font, internal_name)
+            doc.idToObject["BasicFonts"].dict[internal_name] = pdf_font
+        del font.state[doc]
+
+    def _descriptor(self, face: Any, doc: Any, font_name: str, subset: list[int]) -> Any:
+        """`TTFontFace.addSubsetObjects`: the subset's font file and its descriptor."""
+        key = (face.filename, face.subfontNameX, tuple(subset))
+        data = self._subsets.get(key)
+        if data is None:
+            data = self._subsets[key] = face.makeSubset(subset)
+        font_file = pdfdoc.PDFStream()
+        font_file.content = data
+        font_file.dictionary["Length1"] = len(data)
+        if doc.compression:
+            font_file.filters = [pdfdoc.PDFZCompress]
+        font_file_ref = doc.Reference(font_file, f"fontFile:{face.filename}({font_name})")
+        flags = (face.flags & ~FF_NONSYMBOLIC) | FF_SYMBOLIC
+        descriptor = pdfdoc.PDFDictionary({
+            "Type": "/FontDescriptor",
+            "Ascent": face.ascent,
+            "CapHeight": face.capHeight,
+            "Descent": face.descent,
+            "Flags": flags,
+            "FontBBox": pdfdoc.PDFArray(face.bbox),
+            "FontName": pdfdoc.PDFName(font_name),
+            "ItalicAngle": face.italicAngle,
+            "StemV": face.stemV,
+            "FontFile2": font_file_ref,
+            "MissingWidth": face.defaultWidth,
+        })
+        return doc.Reference(descriptor, "fontDescriptor:" + font_name)
 
     def end_form(self, c: Any) -> None:
         """`c.endForm()`, but the form object is written once per store: the next PDF holding the very same
@@ -222,4 +285,19 @@ class _StoredDeflate:
         found = self._deflated.get(data)
         if found is None:
             found = self._deflated[data] = pdfdoc.PDFZCompress.encode(data)
+        return found
+
+
+class _StoredArray(pdfdoc.PDFArray):
+    """A PDF array of plain numbers, written out once per store."""
+
+    def __init__(self, formatted: dict[tuple[Any, ...], bytes], sequence: list[Any]) -> None:
+        super().__init__(sequence)
+        self._formatted = formatted
+
+    def format(self, document: Any, IND: bytes = b"\n ") -> bytes:
+        key = (tuple(self.sequence), self.multiline, rl_config.pdfMultiLine, IND)
+        found = self._formatted.get(key)
+        if found is None:
+            found = self._formatted[key] = bytes(super().format(document, IND))
         return found
