@@ -58,8 +58,12 @@ class _Forms:
         self.bleed = bleed
         self.store = store  # the renderer's: a form drawn for one sheet is replayed into the next
         self.names: dict[Face, str] = {}
+        self._same: dict[int, tuple[Face, str]] = {}  # by the face object: its name without hashing it again
 
     def name(self, face: Face) -> str:
+        same = self._same.get(id(face))
+        if same is not None and same[0] is face:
+            return same[1]
         found = self.names.get(face)
         if found is None:
             found = self.names[face] = f"face{len(self.names)}"
@@ -67,6 +71,7 @@ class _Forms:
             self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
             self.store.draw(self.c, (face, self.bleed), lambda: draw_face(self.c, face, self.bleed))
             self.store.end_form(self.c)
+        self._same[id(face)] = (face, found)  # holding the face keeps its id from being reused
         return found
 
     def place(self, face: Face, slot: Slot) -> None:
