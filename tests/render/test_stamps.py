@@ -109,3 +109,21 @@ def test_a_drawing_that_touches_more_than_fonts_is_drawn_every_time() -> None:
     assert document(store) == document(store) == document(FormStore())
     assert store.replayed == 0
     assert b"/gRLs0 gs" in document(store)  # the drawing's own graphics state, drawn each time
+
+
+def test_a_face_with_a_picture_is_drawn_in_every_sheet_and_comes_out_right() -> None:
+    """A picture is an object of its own in the PDF, so its face is never replayed; the sheets stay exact."""
+    from PIL import Image
+
+    from generator.render.images import Picture
+
+    png = io.BytesIO()
+    Image.new("RGB", (4, 3), (200, 30, 40)).save(png, "PNG")
+    picture = Picture("flag.png", "digest", 4, 3, png.getvalue())
+    flagged = Face(63.0, 88.0, "rect", 3.0, (Element("image", "flag", (("path", picture), ("x", 5.0), ("y", 5.0),
+                                                                     ("w", 20.0), ("h", 15.0))),))
+    faces = [_face((("Sans", "Port Royal"),)), flagged, _face((("Display", "Tortuga"),))]
+    store = FormStore()
+    for _ in range(2):
+        assert _sheet(faces, store) == _sheet(faces, None)
+    assert store.replayed == 2  # the two faces with text only, in the second sheet
