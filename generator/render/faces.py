@@ -57,7 +57,7 @@ class FaceRenderer:
         gate = self.project.gate
         if self._generation != gate.generation:
             self._generation, self._games, self._faces = gate.generation, {}, {}
-            self.forms.clear()
+            self.forms.next_build()
         key = (id(game), component.id, item.id, side)
         found = self._faces.get(key)
         if found is not None and self._games.get(id(game)) is game:

@@ -52,6 +52,14 @@ class FormStore:
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
+    KEPT = 20_000  # recordings kept from build to build (`pnp watch`); past that, the store starts afresh
+
+    def next_build(self) -> None:
+        """A new build of the same session: recordings are pure values (a face, the document state before it),
+        so the faces an edit left alone are replayed, not drawn; a long session's store is bounded."""
+        if len(self._recordings) > self.KEPT:
+            self.clear()
+
     def clear(self) -> None:
         self._recordings.clear()
         self._formatted.clear()

@@ -127,3 +127,27 @@ def test_a_face_with_a_picture_is_drawn_in_every_sheet_and_comes_out_right() -> 
     for _ in range(2):
         assert _sheet(faces, store) == _sheet(faces, None)
     assert store.replayed == 2  # the two faces with text only, in the second sheet
+
+
+def test_the_next_build_of_a_session_replays_the_faces_an_edit_left_alone(fresh_project: Project) -> None:
+    """`pnp watch`: after an edit, the sheet redraws only the edited face; it equals a clean build's."""
+    from generator.load import load_game
+    from generator.readgate import ReadGate
+    from generator.render.faces import renderer
+    from tests.helpers import edit
+
+    project = fresh_project.with_gate(ReadGate(fresh_project.root, per_build=True))
+    faces = renderer(project)
+    game = load_game(project, "counterattack")
+    component = next(c for c in game.components if c.kind == "card" and len(c.items) > 3)
+    impose(faces, game, component, SheetOptions(paper=PAPERS["a4"]))
+    first = component.items[0]
+    edit(project.data_dir / "counterattack" / "cards.yaml", f"name: {first.fields['name']},",
+         f"name: {first.fields['name']} Edited,")
+    project.gate.next_generation()
+    game = load_game(project, "counterattack")
+    component = next(c for c in game.components if c.id == component.id)
+    before = faces.forms.replayed
+    again = impose(faces, game, component, SheetOptions(paper=PAPERS["a4"]))
+    assert faces.forms.replayed - before >= len({faces.face(game, component, i) for i in component.items}) - 1
+    assert again.pdf == impose(FaceRenderer(project), game, component, SheetOptions(paper=PAPERS["a4"])).pdf
