@@ -50,7 +50,7 @@ class FaceRenderer:
         self._generation = -1
         self._games: dict[int, Game] = {}  # keeps each game alive while its id() keys the faces
         self._faces: dict[tuple[int, str, str, str], tuple[Face, ReadSet]] = {}
-        self.forms = FormStore()  # faces drawn as PDF forms, replayed into the next sheet (see stamps.py)
+        self.forms = FormStore()  # faces drawn as PDF forms, replayed into the next sheets (stamps.py)
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         """The resolved face (hashable; equal faces draw identically)."""

@@ -1,4 +1,4 @@
-"""Face forms drawn once per build: what drawing a face into a PDF form wrote, replayed into the next PDF.
+"""Face forms drawn once per session: what drawing a face into a PDF form wrote, replayed into the next PDF.
 
 A component's a4 and letter sheets (and its variants) draw the same faces as
 forms, in the same order. Drawing a face costs layout arithmetic, text setting
@@ -12,7 +12,10 @@ is byte for byte what drawing would have made. Anything else a drawing may
 touch (images, transparency, nested forms, colour spaces, annotations) makes
 a face unrecordable: it is simply drawn every time.
 
-The store belongs to one face renderer (one build's session), never to the module.
+The same store makes each form's bytes, each font subset's file and widths,
+and zlib's output once, for every sheet after the first (`end_form`, `save`).
+It belongs to one face renderer (one session: kept from build to build, since
+every entry is a pure value keyed by all it depends on), never to the module.
 """
 
 from __future__ import annotations
