@@ -55,7 +55,7 @@ class FormStore:
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
-    KEPT = 20_000  # recordings kept from build to build (`pnp watch`); past that, the store starts afresh
+    KEPT = 5_000  # recordings (a few kB each, with their bytes) kept from build to build; past that, afresh
 
     def next_build(self) -> None:
         """A new build of the same session: recordings are pure values (a face, the document state before it),
