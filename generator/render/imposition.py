@@ -70,9 +70,8 @@ class _Forms:
         if found is None:
             found = self.names[face] = f"face{len(self.names)}"
             b = pt(self.bleed)
-            self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
-            self.store.draw(self.c, (face, self.bleed), lambda: draw_face(self.c, face, self.bleed))
-            self.store.end_form(self.c)
+            self.store.form(self.c, found, (-b, -b, pt(face.width) + b, pt(face.height) + b), (face, self.bleed),
+                            lambda: draw_face(self.c, face, self.bleed))
         self._same[id(face)] = (face, found)  # holding the face keeps its id from being reused
         return found
 

@@ -13,13 +13,14 @@ touch (images, transparency, nested forms, colour spaces, annotations) makes
 a face unrecordable: it is simply drawn every time.
 
 The same store makes each form's bytes, each font subset's file and widths,
-and zlib's output once, for every sheet after the first (`end_form`, `save`).
+and zlib's output once, for every sheet after the first (`form`, `save`).
 It belongs to one face renderer (one session: kept from build to build, since
 every entry is a pure value keyed by all it depends on), never to the module.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -35,9 +36,8 @@ DocState = tuple[tuple[int, int], FontState]  # the PDF version (colours with al
 
 @dataclass(frozen=True)
 class Recording:
-    """What one face's form drawing wrote, and the font assignments it made, in order."""
+    """The font assignments one face's form drawing made, in order (its bytes are kept beside it)."""
 
-    code: tuple[str, ...]
     named: tuple[str, ...]  # fonts that got their internal name during the drawing, in that order
     chars: tuple[tuple[str, str], ...]  # (font name, characters newly given a code, in code order)
     after: DocState  # the document's state the drawing left
@@ -50,7 +50,8 @@ class FormStore:
         self._recordings: dict[tuple[Any, ...], Recording | None] = {}
         self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
-        self._encoded: dict[str, bytes] = {}  # a form's operators in PDFDocEncoding (a codec written in Python)
+        self._streams: dict[tuple[Any, ...], bytes] = {}  # a recorded form's content stream, by its recording's key
+        self._states: dict[DocState, DocState] = {}  # one copy of each document state the keys hold
         self._subsets: dict[tuple[str, bytes, tuple[int, ...]], bytes] = {}  # a font file cut to a subset
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
@@ -67,7 +68,8 @@ class FormStore:
         self._recordings.clear()
         self._formatted.clear()
         self._deflated.clear()
-        self._encoded.clear()
+        self._streams.clear()
+        self._states.clear()
         self._subsets.clear()
         self._arrays.clear()
         self.replayed = 0
@@ -149,22 +151,52 @@ class FormStore:
         })
         return doc.Reference(descriptor, "fontDescriptor:" + font_name)
 
-    def end_form(self, c: Any) -> None:
-        """`c.endForm()`, but the form object is written once per store: the next PDF holding the very same
-        form (same operators, box and resources) reuses its bytes, compression included.
+    def form(self, c: Any, name: str, box: tuple[float, float, float | None, float | None], key: Any,
+             draw: Callable[[], None]) -> None:
+        """The canvas's form `name` (bounding box `box`) holding what `draw()` draws: drawn and recorded, or
+        replayed from an earlier identical drawing (same `key`, preamble and document state before it)."""
+        c.beginForm(name, *box)
+        doc = c._doc
+        before = self._interned(doc_state(doc))
+        full_key = (key, c._preamble, before)
+        found = self._recordings.get(full_key)
+        if found is not None and c._extgstate.getState() is None and not c._code:
+            _replay(c, found)
+            self.replayed += 1
+            self._end_form(c, self._streams[full_key])
+            return
+        if full_key in self._recordings:  # known unrecordable (or a canvas mid-form): just draw
+            draw()
+            self._end_form(c, None)
+            return
+        assigned = _assignments(doc)
+        objects = len(doc.idToObject)
+        start = len(c._code)
+        draw()
+        recording = _recording(c, doc, assigned, objects, start, before)
+        stream = self._end_form(c, None)
+        if recording is not None:
+            recording = dataclasses.replace(recording, after=self._interned(recording.after))
+            self._streams[full_key] = stream
+        self._recordings[full_key] = recording
 
-        Mirrors ReportLab's `Canvas.endForm` step for step, making a `_StoredForm` instead."""
+    def _interned(self, state: DocState) -> DocState:
+        return self._states.setdefault(state, state)
+
+    def _end_form(self, c: Any, stream: bytes | None) -> bytes:
+        """`c.endForm()`, with the content stream given (a replay) or encoded from the canvas's operators,
+        and a form object whose bytes in the file are made once per store (`_StoredForm`).
+
+        Mirrors ReportLab's `Canvas.endForm` step for step; returns the form's content stream."""
         name, lowerx, lowery, upperx, uppery = c._formData
         width, height = c._pagesize
         form = _StoredForm(self._formatted, lowerx, lowery, width if upperx is None else upperx,
                            height if uppery is None else uppery)
         form.compression = c._pageCompression
-        text = "\n".join([c._preamble, *c._code])  # what `setStreamList` encodes
-        found = self._encoded.get(text)
-        if found is None:
-            form.setStreamList(text)
-            found = self._encoded[text] = form.stream
-        form.stream = found
+        if stream is None:
+            form.setStreamList([c._preamble, *c._code])
+        else:
+            form.stream = stream
         c._setColorSpace(form)
         c._setExtGState(form)
         c._setXObjects(form)
@@ -172,25 +204,7 @@ class FormStore:
         c._doc.addForm(name, form)
         c._restartAccumulators()
         c.pop_state_stack()
-
-    def draw(self, c: Any, key: Any, draw: Callable[[], None]) -> None:
-        """Run `draw()` inside the canvas's open form, or replay what an earlier identical drawing wrote."""
-        doc = c._doc
-        before = doc_state(doc)
-        full_key = (key, c._preamble, before)
-        found = self._recordings.get(full_key)
-        if found is not None and c._extgstate.getState() is None and not c._code:
-            _replay(c, found)
-            self.replayed += 1
-            return
-        if full_key in self._recordings:  # known unrecordable (or a canvas mid-form): just draw
-            draw()
-            return
-        assigned = _assignments(doc)
-        objects = len(doc.idToObject)
-        start = len(c._code)
-        draw()
-        self._recordings[full_key] = _recording(c, doc, assigned, objects, start, before)
+        return bytes(form.stream)
 
 
 def doc_state(doc: Any) -> DocState:
@@ -242,11 +256,11 @@ def _recording(c: Any, doc: Any, assigned: dict[str, int], objects: int, start: 
         new = "".join(map(chr, islice(state.assignments, old, None)))  # in the order they got their codes
         if new:
             chars.append((name, new))
-    return Recording(tuple(c._code), tuple(named), tuple(chars), doc_state(doc))
+    return Recording(tuple(named), tuple(chars), doc_state(doc))
 
 
 def _replay(c: Any, recording: Recording) -> None:
-    """Make the recorded font assignments in this document, in order, and append the recorded operators."""
+    """Make the recorded font assignments in this document, in order (the form's bytes come from the store)."""
     doc = c._doc
     doc._pdfVersion = recording.after[0]
     chars = dict(recording.chars)
@@ -258,7 +272,6 @@ def _replay(c: Any, recording: Recording) -> None:
         pdfmetrics.getFont(name).splitString(text, doc)
     if doc_state(doc) != recording.after:
         raise RuntimeError("a replayed face form left the PDF's fonts other than drawing it did")
-    c._code.extend(recording.code)
 
 
 class _StoredForm(pdfdoc.PDFFormXObject):

@@ -98,9 +98,7 @@ def test_a_drawing_that_touches_more_than_fonts_is_drawn_every_time() -> None:
     def document(store: FormStore) -> bytes:
         buffer = io.BytesIO()
         c = Canvas(buffer, invariant=1, pageCompression=0)
-        c.beginForm("f")
-        store.draw(c, "face", lambda: draw(c))
-        c.endForm()
+        store.form(c, "f", (0, 0, None, None), "face", lambda: draw(c))
         c.doForm("f")
         c.save()
         return buffer.getvalue()
