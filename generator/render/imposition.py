@@ -13,7 +13,8 @@ Every distinct face is drawn once into a PDF form (XObject) and placed with
 `doForm`, so a back shared by 54 cards costs one drawing, and the file stays
 small. The renderer's `FormStore` (stamps.py) keeps what each form drawing
 wrote, so the next sheet of the build holding the same face (the other paper,
-most often) replays it instead of drawing it again, with the same bytes. Each placement is clipped to that slot's bleed box, so neighbouring
+most often) replays it instead of drawing it again, with the same bytes.
+Each placement is clipped to that slot's bleed box, so neighbouring
 faces never overdraw each other. Canvases are `invariant` (no timestamps or
 random ids): the same inputs give byte-identical files.
 """
