@@ -25,6 +25,7 @@ from generator.project import Project
 from generator.readgate import ReadSet
 from generator.render.draw import draw_face as _draw_resolved
 from generator.render.layout import Face, LayoutLibrary, back_layout
+from generator.render.stamps import FormStore
 from generator.render.units import pt
 
 SIDES = ("front", "back")
@@ -49,12 +50,14 @@ class FaceRenderer:
         self._generation = -1
         self._games: dict[int, Game] = {}  # keeps each game alive while its id() keys the faces
         self._faces: dict[tuple[int, str, str, str], tuple[Face, ReadSet]] = {}
+        self.forms = FormStore()  # faces drawn as PDF forms, replayed into the next sheets (stamps.py)
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         """The resolved face (hashable; equal faces draw identically)."""
         gate = self.project.gate
         if self._generation != gate.generation:
             self._generation, self._games, self._faces = gate.generation, {}, {}
+            self.forms.next_build()
         key = (id(game), component.id, item.id, side)
         found = self._faces.get(key)
         if found is not None and self._games.get(id(game)) is game:

@@ -113,6 +113,7 @@ class StyledRenderer(FaceRenderer):
         self.style = style
         self.project = base.project
         self.library = base.library
+        self.forms = base.forms
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         return self.style.apply(self.base.face(game, component, item, side), component)

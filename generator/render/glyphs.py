@@ -75,7 +75,10 @@ def runs(text: str, font: str) -> list[tuple[str, str]]:
     fallback font where that has it (a character neither has stays with `font`: validation reports it)."""
     from generator.render.fonts import FALLBACK
 
-    own, spare = _cmap(font), _cmap(FALLBACK)
+    own = _cmap(font)
+    if own.issuperset(map(ord, text)):  # the common case: the chosen font has every glyph, one run
+        return [(text, font)] if text else []
+    spare = _cmap(FALLBACK)
     out: list[tuple[str, str]] = []
     for char in text:
         use = FALLBACK if ord(char) not in own and _spare(char, spare) and not char.isspace() else font
@@ -91,7 +94,7 @@ def text_width(text: str, font: str, size: float) -> float:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     own = _cmap(font)
-    if all(ord(char) in own for char in text):  # the common case: one font, one measurement
+    if own.issuperset(map(ord, text)):  # the common case: one font, one measurement
         return float(stringWidth(text, font, size))
     return float(sum(stringWidth(part, use, size) for part, use in runs(text, font)))
 

@@ -11,7 +11,10 @@ one (each item carries its own second face); one whose backs are all equal
 
 Every distinct face is drawn once into a PDF form (XObject) and placed with
 `doForm`, so a back shared by 54 cards costs one drawing, and the file stays
-small. Each placement is clipped to that slot's bleed box, so neighbouring
+small. The renderer's `FormStore` (stamps.py) keeps what each form drawing
+wrote, so the next sheet of the build holding the same face (the other paper,
+most often) replays it instead of drawing it again, with the same bytes.
+Each placement is clipped to that slot's bleed box, so neighbouring
 faces never overdraw each other. Canvases are `invariant` (no timestamps or
 random ids): the same inputs give byte-identical files.
 """
@@ -23,6 +26,9 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+
 from generator.errors import DataError
 from generator.model import Component, Game
 from generator.render.draw import draw_face
@@ -30,6 +36,7 @@ from generator.render.faces import FaceRenderer
 from generator.render.grid import Grid, Slot, make_grid, mirror_slot
 from generator.render.layout import Face, back_layout
 from generator.render.sheet_options import DUPLEX_MODES, SheetOptions
+from generator.render.stamps import FormStore
 from generator.render.units import Paper, pt
 
 MARK_WIDTH = 0.3  # points
@@ -49,31 +56,39 @@ class SheetResult:
 class _Forms:
     """Draws each distinct face once as a PDF form; later uses are a `doForm`."""
 
-    def __init__(self, c: Any, bleed: float) -> None:
+    def __init__(self, c: Any, bleed: float, store: FormStore) -> None:
         self.c = c
         self.bleed = bleed
+        self.store = store  # the renderer's: a form drawn for one sheet is replayed into the next
         self.names: dict[Face, str] = {}
+        self._same: dict[int, tuple[Face, str]] = {}  # by the face object: its name without hashing it again
 
     def name(self, face: Face) -> str:
+        same = self._same.get(id(face))
+        if same is not None and same[0] is face:
+            return same[1]
         found = self.names.get(face)
         if found is None:
             found = self.names[face] = f"face{len(self.names)}"
             b = pt(self.bleed)
-            self.c.beginForm(found, lowerx=-b, lowery=-b, upperx=pt(face.width) + b, uppery=pt(face.height) + b)
-            draw_face(self.c, face, self.bleed)
-            self.c.endForm()
+            self.store.form(self.c, found, (-b, -b, pt(face.width) + b, pt(face.height) + b), (face, self.bleed),
+                            lambda: draw_face(self.c, face, self.bleed))
+        self._same[id(face)] = (face, found)  # holding the face keeps its id from being reused
         return found
 
     def place(self, face: Face, slot: Slot) -> None:
+        """`q`, clip to the slot's bleed box, move to its trim corner, `Do` the form, `Q`.
+
+        Written straight into the page's operators: the very strings ReportLab's
+        saveState / clipPath / translate / doForm / restoreState write (the canvas's
+        graphics state is the same after the `Q`), without their bookkeeping per copy.
+        """
         name = self.name(face)
         c = self.c
-        c.saveState()
-        path = c.beginPath()
-        path.rect(*(pt(v) for v in slot.clip))
-        c.clipPath(path, stroke=0, fill=0)
-        c.translate(pt(slot.x), pt(slot.y))
-        c.doForm(name)
-        c.restoreState()
+        clip = "W* n" if c._fillMode == FILL_EVEN_ODD else "W n"
+        c._code.extend(("q", f"n {fp_str(tuple(pt(v) for v in slot.clip))} re {clip}",
+                        f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm", f"/{c._doc.getXObjectName(name)} Do", "Q"))
+        c._formsinuse.append(name)
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
@@ -104,7 +119,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
     buffer = io.BytesIO()
     c = _sheet_canvas(buffer, paper, f"{game.title}: {component.plural} ({paper.name})",
                       f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
-    forms = _Forms(c, options.bleed)
+    forms = _Forms(c, options.bleed, renderer.forms)
     per_page = grid.per_page
     pages = 0
     chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)]
@@ -125,7 +140,7 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
                 forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))  # type: ignore[arg-type]
             c.showPage()
             pages += 1
-    c.save()
+    forms.store.save(c)
     return SheetResult(buffer.getvalue(), pages, len(chunks), len(faces), per_page, mode, grid)
 
 
@@ -215,7 +230,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     buffer = io.BytesIO()
     c = _sheet_canvas(buffer, paper, f"{game.title}: {', '.join(comp.plural for comp in components)} ({paper.name})",
                       f"{len(faces)} pieces, {mode}, {options.bleed:g} mm bleed")
-    forms = _Forms(c, options.bleed)
+    forms = _Forms(c, options.bleed, renderer.forms)
     pages = 0
     start = 0
     for blocks in pages_of_blocks:
@@ -243,7 +258,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
                     forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))
             c.showPage()
             pages += 1
-    c.save()
+    forms.store.save(c)
     per_page = max(sum(block.filled for block in blocks) for blocks in pages_of_blocks)
     return SheetResult(buffer.getvalue(), pages, len(pages_of_blocks), len(faces), per_page, mode, None)
 
