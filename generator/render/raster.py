@@ -38,6 +38,7 @@ TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
 TTS_MAX_PX = 4096
 PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time
+FACE_CHUNK = 48  # faces drawn into one PDF and rasterized together by one worker; fixed, so no byte depends on --jobs
 
 
 class Workers:
@@ -57,6 +58,23 @@ class Workers:
         chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
         results: list[bytes] = []
         for part in self._pool.map(_render_pages, [pdf] * len(chunks), [scale] * len(chunks), chunks):
+            results.extend(part)
+        return results
+
+    def map_faces(self, faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
+        """PNG bytes of each face at `dpi` (with `bleed`), in order: drawing and rasterizing both happen in the
+        workers, `FACE_CHUNK` faces at a time, so a big deck's faces spread over every worker.
+
+        Each page is drawn and rendered on its own (pdfium renders a page from its own content), so a
+        face's image is the same whichever chunk, worker or number of jobs drew it.
+        """
+        chunks = [list(faces[i:i + FACE_CHUNK]) for i in range(0, len(faces), FACE_CHUNK)]
+        if self.jobs == 1 or len(chunks) < 2:
+            return [image for chunk in chunks for image in _draw_and_render(chunk, bleed, dpi)]
+        if self._pool is None:
+            self._pool = process_pool(self.jobs, fork=False)
+        results: list[bytes] = []
+        for part in self._pool.map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
             results.extend(part)
         return results
 
@@ -89,6 +107,11 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
     finally:
         document.close()
     return out
+
+
+def _draw_and_render(faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
+    """Worker: draw some faces into a PDF and rasterize every page (top level, so it pickles)."""
+    return _render_pages(faces_pdf(faces, bleed, dpi), pixel_scale(dpi), range(len(faces)))
 
 
 def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "") -> bytes:
@@ -174,8 +197,7 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     images: list[bytes | None] = [cache.face(key) if cache is not None else None for key in keys]
     missing = [i for i, image in enumerate(images) if image is None]
     if missing:
-        pdf = faces_pdf([faces[i] for i in missing], bleed, dpi)
-        for i, image in zip(missing, workers.map_pages(pdf, pixel_scale(dpi), len(missing))):
+        for i, image in zip(missing, workers.map_faces([faces[i] for i in missing], bleed, dpi), strict=True):
             images[i] = image
             if cache is not None:
                 cache.store_face(keys[i], image)

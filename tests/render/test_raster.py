@@ -41,6 +41,22 @@ def test_png_export_is_the_same_with_two_processes(ca_project, ca_game) -> None:
     assert serial == parallel
 
 
+def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_at_a_time(
+        ca_project, ca_game, monkeypatch) -> None:
+    from generator.render import raster
+
+    component = ca_game.component("port")
+    faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
+    monkeypatch.setattr(raster, "FACE_CHUNK", 2)  # 5 faces: three chunks, spread over two workers
+    with Workers(1) as one:
+        serial = one.map_faces(faces, 0.0, 96)
+    with Workers(2) as two:
+        parallel = two.map_faces(faces, 0.0, 96)
+    alone = [image for face in faces for image in raster._draw_and_render([face], 0.0, 96)]
+    assert serial == parallel == alone
+    assert [Image.open(io.BytesIO(image)).size for image in serial] == [(238, 333)] * 5  # 63 x 88 mm at 96 dpi
+
+
 def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
     component = ca_game.component("main")
     with Workers(1) as workers:
