@@ -322,9 +322,38 @@ def fresh(job: Job, cache: BuildCache, gate: ReadGate) -> JobRecord | None:
     return record
 
 
+@dataclass
+class Started:
+    """Jobs of a build under way: which are fresh (reused), and the workers already running the pure rest."""
+
+    reused: dict[int, JobRecord]
+    farmed: ForkedJobs
+
+    def close(self) -> None:
+        """Stop the workers (a refused build writes nothing; `run` closes it when done)."""
+        self.farmed.close()
+
+
+def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1) -> Started:
+    """Find the fresh jobs and start the workers on the pure rest at once, before `run`.
+
+    Workers only compute: nothing is written until `run`, so a caller may start
+    the jobs, validate the game meanwhile (on the other core), and close them
+    unwritten if it refuses the build.
+    """
+    reused: dict[int, JobRecord] = {}
+    if cache is not None:
+        for job in jobs:
+            record = fresh(job, cache, project.gate)
+            if record is not None:
+                reused[id(job)] = record
+    return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
+                                      parallel, project.gate))
+
+
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
         progress: Callable[[Job], None] | None = None, parallel: int = 1,
-        between_jobs: Callable[[Job], None] | None = None) -> list[JobOutcome]:
+        between_jobs: Callable[[Job], None] | None = None, started: Started | None = None) -> list[JobOutcome]:
     """Run the jobs, writing every file atomically under the project's output folder; outcomes in job order.
 
     With a cache, a job that is still fresh is skipped (its recorded reads count
@@ -333,18 +362,14 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     (sheets, documents) run in forked workers, longest first, while this process
     runs the others; their results are written as they come, so this process never
     waits for a worker while it has work of its own. Every job writes its own files,
-    so the order of writing changes no byte.
+    so the order of writing changes no byte. `started` (from `start`, same jobs)
+    has the workers running already.
     `between_jobs` is called after each job (tests use it to edit a file mid-build).
     """
     gate = project.gate
     out_root = project.output_dir.resolve()
-    reused: dict[int, JobRecord] = {}
-    if cache is not None:
-        for job in jobs:
-            record = fresh(job, cache, gate)
-            if record is not None:
-                reused[id(job)] = record
-    farmed = ForkedJobs([job for job in jobs if job.pure and id(job) not in reused], parallel, gate)
+    started = started or start(jobs, project, cache, parallel)
+    reused, farmed = started.reused, started.farmed
     outcomes: dict[int, JobOutcome] = {}
 
     def finish(job: Job, result: JobResult) -> None:
@@ -440,26 +465,51 @@ def longest_first(jobs: list[Job]) -> list[int]:
 
 def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int) -> None:
     """In a forked worker: take the next job of `order` (longest first) until none is left, sending
-    (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`."""
+    (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
+
+    Results go out through a sender thread: a result bigger than the pipe's buffer would otherwise hold
+    the worker until the parent reads it, and the parent may be busy (validating, drawing previews).
+    """
+    import queue
+    import threading
+
     from generator.workers import watch_parent
 
     watch_parent(parent)
-    while True:
-        with taken.get_lock():
-            position = taken.value
-            taken.value += 1
-        if position >= len(order):
-            break
-        index = order[position]
-        job = jobs[index]
-        try:
-            send.send((index, True, execute(job, gate)))
-        except BaseException as exc:  # sent back and raised in the parent when it reaches the job
-            send.send((index, False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")))
+    outbox: queue.SimpleQueue[tuple[int, bool, Any] | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(outbox, send), name="send-results", daemon=True)
+    sender.start()
+    try:
+        while True:
             with taken.get_lock():
-                taken.value = len(order)  # the build fails: the other workers stop after their current job
-            break
-    send.close()
+                position = taken.value
+                taken.value += 1
+            if position >= len(order):
+                break
+            index = order[position]
+            job = jobs[index]
+            try:
+                outbox.put((index, True, execute(job, gate)))
+            except BaseException as exc:  # sent back and raised in the parent when it reaches the job
+                error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
+                outbox.put((index, False, error))
+                with taken.get_lock():
+                    taken.value = len(order)  # the build fails: the other workers stop after their current job
+                break
+    finally:
+        outbox.put(None)
+        sender.join()
+        send.close()
+
+
+def _send_all(outbox: Any, send: Any) -> None:
+    while (message := outbox.get()) is not None:
+        try:
+            send.send(message)
+        except OSError:  # the parent stopped listening (it failed or was interrupted)
+            return
+        except Exception as exc:  # a result or error that does not pickle: say so, as that job's failure
+            send.send((message[0], False, RuntimeError(f"a job's result could not be sent back: {exc!r}")))
 
 
 class ForkedJobs:

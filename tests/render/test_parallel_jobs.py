@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import DataError
+from generator.errors import DataError, Refused
 from generator.pipeline import build
 from generator.render.build import BuildOptions
 from generator.render.exporters import PREVIEW, SHEETS
@@ -76,3 +76,13 @@ def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_p
     assert [(folder / f"f{i}.pdf").read_bytes() for i in range(8)] == [f"f{i}.pdf".encode() for i in range(8)]
     with pytest.raises(DataError, match="'cost' must be a number"):
         run(jobs(5), project, parallel=2)
+
+
+def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation(tmp_path: Path) -> None:
+    project = copy_sources(tmp_path)
+    layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
+    with pytest.raises(Refused, match="counterattack fails validation"):
+        build(project, ["counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2))
+    assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
+                and p.name != ".gitkeep"]
