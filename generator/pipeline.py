@@ -321,7 +321,11 @@ class BuildSession:
             # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
             data = self.project.data_dir
             order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (data / g).glob("*.yaml")))
-            futures = {g: pool.submit(_build_one, str(self.project.root), g, single, force, self.registry) for g in order}
+            # The last games to start also farm their own jobs (`options.jobs` kept): when the others are
+            # done, their sheets and documents still fill every core instead of one.
+            tail = set(order[max(0, len(order) - (options.jobs - 1)):])
+            futures = {g: pool.submit(_build_one, str(self.project.root), g, options if g in tail else single, force,
+                                      self.registry) for g in order}
             for game_id in todo:
                 outcome, delta = futures[game_id].result()
                 delta.apply(cache)
