@@ -18,7 +18,7 @@ import io
 import math
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -61,22 +61,23 @@ class Workers:
             results.extend(part)
         return results
 
-    def map_faces(self, faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
+    def map_faces(self, faces: Sequence[Face], bleed: float, dpi: int) -> Iterator[bytes]:
         """PNG bytes of each face at `dpi` (with `bleed`), in order: drawing and rasterizing both happen in the
-        workers, `FACE_CHUNK` faces at a time, so a big deck's faces spread over every worker.
+        workers, `FACE_CHUNK` faces at a time, so a big deck's faces spread over every worker. Images come
+        as their chunk is done, so the caller stores them while the workers draw the next ones.
 
         Each page is drawn and rendered on its own (pdfium renders a page from its own content), so a
         face's image is the same whichever chunk, worker or number of jobs drew it.
         """
         chunks = [list(faces[i:i + FACE_CHUNK]) for i in range(0, len(faces), FACE_CHUNK)]
         if self.jobs == 1 or len(chunks) < 2:
-            return [image for chunk in chunks for image in _draw_and_render(chunk, bleed, dpi)]
+            for chunk in chunks:
+                yield from _draw_and_render(chunk, bleed, dpi)
+            return
         if self._pool is None:
             self._pool = process_pool(self.jobs, fork=False)
-        results: list[bytes] = []
         for part in self._pool.map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
-            results.extend(part)
-        return results
+            yield from part
 
     def close(self) -> None:
         if self._pool is not None:

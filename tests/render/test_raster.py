@@ -49,9 +49,9 @@ def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_a
     faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
     monkeypatch.setattr(raster, "FACE_CHUNK", 2)  # 5 faces: three chunks, spread over two workers
     with Workers(1) as one:
-        serial = one.map_faces(faces, 0.0, 96)
+        serial = list(one.map_faces(faces, 0.0, 96))
     with Workers(2) as two:
-        parallel = two.map_faces(faces, 0.0, 96)
+        parallel = list(two.map_faces(faces, 0.0, 96))
     alone = [image for face in faces for image in raster._draw_and_render([face], 0.0, 96)]
     assert serial == parallel == alone
     assert [Image.open(io.BytesIO(image)).size for image in serial] == [(238, 333)] * 5  # 63 x 88 mm at 96 dpi
