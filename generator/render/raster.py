@@ -191,18 +191,22 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
               cache: BuildCache | None = None) -> list[bytes]:
-    """PNG bytes of each face; faces found in the build cache are not drawn again."""
+    """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
+    copies under other ids) are drawn once."""
     from generator.render.cache import code_digest, digest
 
     keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
     images: list[bytes | None] = [cache.face(key) if cache is not None else None for key in keys]
-    missing = [i for i, image in enumerate(images) if image is None]
-    if missing:
-        for i, image in zip(missing, workers.map_faces([faces[i] for i in missing], bleed, dpi), strict=True):
-            images[i] = image
-            if cache is not None:
-                cache.store_face(keys[i], image)
-    return [image for image in images if image is not None]
+    todo: dict[str, int] = {}  # key -> the first face that needs it drawn
+    for i, image in enumerate(images):
+        if image is None:
+            todo.setdefault(keys[i], i)
+    drawn: dict[str, bytes] = {}
+    for key, image in zip(todo, workers.map_faces([faces[i] for i in todo.values()], bleed, dpi), strict=True):
+        drawn[key] = image
+        if cache is not None:
+            cache.store_face(key, image)
+    return [image if image is not None else drawn[key] for image, key in zip(images, keys)]
 
 
 def with_dpi(png: bytes, dpi: int) -> bytes:

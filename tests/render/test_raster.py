@@ -57,6 +57,22 @@ def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_a
     assert [Image.open(io.BytesIO(image)).size for image in serial] == [(238, 333)] * 5  # 63 x 88 mm at 96 dpi
 
 
+def test_equal_faces_are_drawn_once_and_get_the_same_image(fresh_project, ca_game) -> None:
+    from generator.render.cache import BuildCache
+    from generator.render.raster import rasterize
+
+    component = ca_game.component("port")
+    one, other = (renderer(fresh_project).face(ca_game, component, item, "front") for item in component.items[:2])
+    cache = BuildCache.open(fresh_project)
+    with Workers(1) as workers:
+        images = rasterize([one, other, one, one], 0.0, 96, workers, cache)
+    assert cache.faces_drawn == 2  # a deck's copies under other ids cost one drawing
+    assert images[0] == images[2] == images[3] != images[1]
+    with Workers(1) as workers:
+        assert rasterize([other, one], 0.0, 96, workers, cache) == [images[1], images[0]]
+    assert cache.faces_drawn == 2  # both from the cache now
+
+
 def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
     component = ca_game.component("main")
     with Workers(1) as workers:
