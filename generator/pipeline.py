@@ -41,11 +41,13 @@ from generator.render.build import (
     BuildOptions,
     Job,
     JobOutcome,
+    Started,
     Summary,
     options_key,
     plan,
     remove_obsolete,
     run,
+    start,
 )
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
 from generator.render.exporters import PREVIEW
@@ -253,27 +255,46 @@ class BuildSession:
         workers = self._workers or Workers(options.jobs)
         try:
             prepared: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
+            started: dict[str, Started] = {}
             for game_id in todo:
                 outcome = GameOutcome(game_id, loaded=True)
                 with self.gate.recording() as reads:
                     game = self.load(game_id)
+                    early = self._start_early(game, options, workers, cache, started)
                     self._validate(game_id, force, cache, outcome)
-                    jobs = plan([game], self.project, options, workers, cache=cache)
+                    jobs = early or plan([game], self.project, options, workers, cache=cache)
                 prepared.append((game, outcome, reads, jobs))
             advance = progress([job for *_, jobs in prepared for job in jobs]) if progress else None
             for game, outcome, reads, jobs in prepared:
                 before = cache.faces_drawn
                 with self.gate.recording() as job_reads:
-                    outcome.jobs = run(jobs, self.project, cache, advance, options.jobs, self.between_jobs)
+                    outcome.jobs = run(jobs, self.project, cache, advance, options.jobs, self.between_jobs,
+                                       started.pop(game.id, None))
                 reads.merge(job_reads)
                 outcome.faces_drawn = cache.faces_drawn - before
                 if not options.only:  # a partial build says nothing about the whole game
                     outcome.jobs += remove_obsolete(game, jobs, options, cache, self.project)
                     self._record_game(game, options, reads, cache)
         finally:
+            for early_jobs in started.values():
+                early_jobs.close()  # refused or failed before its run
             if workers is not self._workers:
                 workers.close()
         return [outcome for _, outcome, _, _ in prepared]
+
+    def _start_early(self, game: Game, options: BuildOptions, workers: Any, cache: BuildCache,
+                     started: dict[str, Started]) -> list[Job] | None:
+        """With --jobs > 1, plan the game and start its pure jobs (sheets, documents) in workers before it
+        is validated, so they use the other core meanwhile (nothing is written before `run`). None when
+        planning fails here: the same plan then runs after validation, which reports a bad game first."""
+        if options.jobs < 2:
+            return None
+        try:
+            jobs = plan([game], self.project, options, workers, cache=cache)
+        except Exception:  # a broken game: validation (or the plan after it) says what is wrong, in one line
+            return None
+        started[game.id] = start(jobs, self.project, cache, options.jobs)
+        return jobs
 
     def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:
         from generator.render.gallery import collect
@@ -302,7 +323,11 @@ class BuildSession:
             # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
             data = self.project.data_dir
             order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (data / g).glob("*.yaml")))
-            futures = {g: pool.submit(_build_one, str(self.project.root), g, single, force, self.registry) for g in order}
+            # The last games to start also farm their own jobs (`options.jobs` kept): when the others are
+            # done, their sheets and documents still fill every core instead of one.
+            tail = set(order[max(0, len(order) - (options.jobs - 1)):])
+            futures = {g: pool.submit(_build_one, str(self.project.root), g, options if g in tail else single, force,
+                                      self.registry) for g in order}
             for game_id in todo:
                 outcome, delta = futures[game_id].result()
                 delta.apply(cache)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,7 @@ class Job:
     pure: bool = False  # returns bytes and touches nothing else: may run in a forked worker
     facts: FieldReads | None = None  # model values the run reads (documents), re-checked against `model`
     model: Game | None = None
+    cost: float = 0.0  # estimated milliseconds of work (`estimated_cost`): workers take the longest jobs first
 
 
 @dataclass(frozen=True)
@@ -217,7 +218,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
                                 functools.partial(exporter.draw, given, settings), key=key,
                                 exporter=exporter.name, paper=paper_name, subject=component.id,
-                                pure=exporter.pure))  # with --jobs > 1, a big deck's sheets run beside its previews
+                                pure=exporter.pure, cost=estimated_cost(exporter.name, component.count)))
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
     return jobs
@@ -242,7 +243,8 @@ def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces:
         key = digest("mixed", code_digest(), dataclasses.asdict(settings), drawn)
         jobs.append(Job(game.id, f"{game.id} {MIXED} {paper_name}", project.output_dir / game.id,
                         functools.partial(mixed_sheet, faces, game, members, settings), key=key,
-                        exporter=SHEETS, paper=paper_name, subject=MIXED))
+                        exporter=SHEETS, paper=paper_name, subject=MIXED,
+                        cost=estimated_cost(SHEETS, sum(c.count for c in members))))
     return jobs
 
 
@@ -256,7 +258,20 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
     for job in jobs:
         printing = options_key(options) if job.subject == "rules" else ""  # the rules' "How to print" page
         job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton, printing)
+        job.cost = job.cost or estimated_cost(DOCUMENTS if job.subject != "rules" else "rules", 0)
     return jobs
+
+
+# Rough milliseconds of CPU per job (measured on the development machine, cold build): a rulebook is
+# laid out twice and its how-to-print page lays out the sheets again; a score sheet or board is one
+# document; card sheets and faces grow with the pieces drawn. Only the order of jobs depends on them.
+FIXED_COST = {"rules": 300.0, DOCUMENTS: 100.0, SHEETS: 20.0}
+COST_PER_PIECE = {SHEETS: 0.8, "png": 8.0, "tts": 4.0, "preview": 3.5}
+
+
+def estimated_cost(kind: str, pieces: int) -> float:
+    """A job's likely cost from its kind and how many pieces (copies) it draws, for longest-first scheduling."""
+    return FIXED_COST.get(kind, 20.0) + COST_PER_PIECE.get(kind, 4.0) * pieces
 
 
 def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers: object,
@@ -307,44 +322,83 @@ def fresh(job: Job, cache: BuildCache, gate: ReadGate) -> JobRecord | None:
     return record
 
 
+@dataclass
+class Started:
+    """Jobs of a build under way: which are fresh (reused), and the workers already running the pure rest."""
+
+    reused: dict[int, JobRecord]
+    farmed: ForkedJobs
+
+    def close(self) -> None:
+        """Stop the workers (a refused build writes nothing; `run` closes it when done)."""
+        self.farmed.close()
+
+
+def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1) -> Started:
+    """Find the fresh jobs and start the workers on the pure rest at once, before `run`.
+
+    Workers only compute: nothing is written until `run`, so a caller may start
+    the jobs, validate the game meanwhile (on the other core), and close them
+    unwritten if it refuses the build.
+    """
+    reused: dict[int, JobRecord] = {}
+    if cache is not None:
+        for job in jobs:
+            record = fresh(job, cache, project.gate)
+            if record is not None:
+                reused[id(job)] = record
+    return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
+                                      parallel, project.gate))
+
+
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
         progress: Callable[[Job], None] | None = None, parallel: int = 1,
-        between_jobs: Callable[[Job], None] | None = None) -> list[JobOutcome]:
-    """Run the jobs, writing every file atomically under the project's output folder, in job order.
+        between_jobs: Callable[[Job], None] | None = None, started: Started | None = None) -> list[JobOutcome]:
+    """Run the jobs, writing every file atomically under the project's output folder; outcomes in job order.
 
     With a cache, a job that is still fresh is skipped (its recorded reads count
     as read now), and files an earlier run of the same job wrote but this one no
     longer does (a renamed card's PNG) are removed. With `parallel` > 1, pure jobs
-    (the documents) run in forked workers while this process runs the others.
+    (sheets, documents) run in forked workers, longest first, while this process
+    runs the others; their results are written as they come, so this process never
+    waits for a worker while it has work of its own. Every job writes its own files,
+    so the order of writing changes no byte. `started` (from `start`, same jobs)
+    has the workers running already.
     `between_jobs` is called after each job (tests use it to edit a file mid-build).
     """
     gate = project.gate
     out_root = project.output_dir.resolve()
-    reused: dict[int, JobRecord] = {}
-    if cache is not None:
-        for job in jobs:
-            record = fresh(job, cache, gate)
-            if record is not None:
-                reused[id(job)] = record
-    farmed = ForkedJobs([job for job in jobs if job.pure and id(job) not in reused], parallel, gate)
-    outcomes: list[JobOutcome] = []
+    started = started or start(jobs, project, cache, parallel)
+    reused, farmed = started.reused, started.farmed
+    outcomes: dict[int, JobOutcome] = {}
+
+    def finish(job: Job, result: JobResult) -> None:
+        gate.inherit(result.reads)
+        outcomes[id(job)] = _write(job, result, cache, out_root)
+        if progress:
+            progress(job)
+        if between_jobs:
+            between_jobs(job)
+
     try:
         for job in jobs:
             record = reused.get(id(job))
             if record is not None:
                 gate.inherit(record.inputs)  # what it read last time is what this build depends on
-                outcomes.append(JobOutcome(job.game, job.label, job.folder, False, tuple(record.records())))
-            else:
-                result = farmed.result(job) if farmed.has(job) else execute(job, gate)
-                gate.inherit(result.reads)
-                outcomes.append(_write(job, result, cache, out_root))
-            if progress:
-                progress(job)
-            if between_jobs:
-                between_jobs(job)
+                outcomes[id(job)] = JobOutcome(job.game, job.label, job.folder, False, tuple(record.records()))
+                if progress:
+                    progress(job)
+                if between_jobs:
+                    between_jobs(job)
+            elif not farmed.has(job):
+                finish(job, execute(job, gate))
+            for done, result in farmed.ready():  # what the workers finished meanwhile
+                finish(done, result)
+        for done, result in farmed.rest():
+            finish(done, result)
     finally:
         farmed.close()
-    return outcomes
+    return [outcomes[id(job)] for job in jobs]
 
 
 def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path) -> JobOutcome:
@@ -403,76 +457,153 @@ def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: B
     return outcomes
 
 
-def _serve(items: list[tuple[int, Job]], gate: ReadGate, send: Any, parent: int) -> None:
-    """In a forked worker: run some pure jobs, sending (index, ok, result or error) back in order.
-    The worker ends with its parent, even one killed with `kill -9`."""
+def longest_first(jobs: list[Job]) -> list[int]:
+    """The order workers take jobs in: highest estimated cost first (ties in job order), so no long job
+    starts last and leaves one core idle at the end."""
+    return sorted(range(len(jobs)), key=lambda index: (-jobs[index].cost, index))
+
+
+def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int) -> None:
+    """In a forked worker: take the next job of `order` (longest first) until none is left, sending
+    (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
+
+    Results go out through a sender thread: a result bigger than the pipe's buffer would otherwise hold
+    the worker until the parent reads it, and the parent may be busy (validating, drawing previews).
+    """
+    import queue
+    import threading
+
     from generator.workers import watch_parent
 
     watch_parent(parent)
-    for index, job in items:
+    outbox: queue.SimpleQueue[tuple[int, bool, Any] | None] = queue.SimpleQueue()
+    sender = threading.Thread(target=_send_all, args=(outbox, send), name="send-results", daemon=True)
+    sender.start()
+    try:
+        while True:
+            with taken.get_lock():
+                position = taken.value
+                taken.value += 1
+            if position >= len(order):
+                break
+            index = order[position]
+            job = jobs[index]
+            try:
+                outbox.put((index, True, execute(job, gate)))
+            except BaseException as exc:  # sent back and raised in the parent when it reaches the job
+                error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
+                outbox.put((index, False, error))
+                with taken.get_lock():
+                    taken.value = len(order)  # the build fails: the other workers stop after their current job
+                break
+    finally:
+        outbox.put(None)
+        sender.join()
+        send.close()
+
+
+def _send_all(outbox: Any, send: Any) -> None:
+    while (message := outbox.get()) is not None:
         try:
-            send.send((index, True, execute(job, gate)))
-        except BaseException as exc:  # sent back and raised in the parent, in job order
-            send.send((index, False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")))
-            break
-    send.close()
+            send.send(message)
+        except OSError:  # the parent stopped listening (it failed or was interrupted)
+            return
+        except Exception as exc:  # a result or error that does not pickle: say so, as that job's failure
+            send.send((message[0], False, RuntimeError(f"a job's result could not be sent back: {exc!r}")))
 
 
 class ForkedJobs:
-    """Pure jobs run in forked worker processes; results are collected in job order.
+    """Pure jobs run in forked worker processes, longest first; results are collected as they come.
 
     Forking lets workers inherit the jobs (closures over loaded games), so only
-    results travel back. Only where fork exists and it pays: two or more jobs and
-    `parallel` > 1. Pool creation is this one constructor, easy to swap.
+    results travel back. Each worker takes the next job from one shared counter
+    over the jobs sorted by estimated cost (`Job.cost`), so both cores stay busy
+    to the end whatever the mix. Only where fork exists and it pays: two or more
+    jobs and `parallel` > 1. Pool creation is this one constructor, easy to swap.
     """
 
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate) -> None:
         import multiprocessing
         import os
 
-        self._where: dict[int, tuple[int, int]] = {}  # id(job) -> (worker, index)
+        self._jobs = jobs
+        self._index = {id(job): index for index, job in enumerate(jobs)}
         self._pending: dict[int, tuple[bool, Any]] = {}
-        self._workers: list[tuple[Any, Any]] = []  # (process, receiving end)
+        self._delivered: set[int] = set()
+        self._receivers: list[Any] = []
+        self._processes: list[Any] = []
         if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+            self._index = {}
             return
         context = multiprocessing.get_context("fork")
-        count = min(parallel, len(jobs))
-        # Dealt round-robin with like jobs side by side (each subject's papers in a row), so the
-        # heavy ones spread: a game's two rulebooks go to two workers, not both to the first.
-        dealt = list(enumerate(jobs))
-        dealt.sort(key=lambda pair: (pair[1].subject, pair[1].exporter))
-        for worker in range(count):
-            items = sorted(dealt[worker::count], key=lambda pair: pair[0])  # its share, in job order
+        order = longest_first(jobs)
+        taken = context.Value("i", 0)
+        for _ in range(min(parallel, len(jobs))):
             receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_serve, args=(items, gate, send, os.getpid()), daemon=True)
+            process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()), daemon=True)
             process.start()
             send.close()
-            self._workers.append((process, receive))
-            self._where.update({id(job): (worker, index) for index, job in items})
+            self._processes.append(process)
+            self._receivers.append(receive)
 
     def has(self, job: Job) -> bool:
-        return id(job) in self._where
+        return id(job) in self._index
 
-    def result(self, job: Job) -> JobResult:
-        worker, index = self._where[id(job)]
-        receive = self._workers[worker][1]
-        while index not in self._pending:
-            try:
-                got, ok, value = receive.recv()
-            except EOFError:
-                raise RuntimeError(f"the worker process running {job.label!r} ended without a result") from None
-            self._pending[got] = (ok, value)
+    def ready(self) -> list[tuple[Job, JobResult]]:
+        """Results that arrived so far, without waiting (a failure waits for `rest`)."""
+        self._collect(block=False)
+        return [self._take(index) for index in sorted(self._pending) if self._pending[index][0]]
+
+    def rest(self) -> Iterator[tuple[Job, JobResult]]:
+        """Every result not handed out yet, in job order, waiting for the workers; the first failure in
+        job order is raised."""
+        for index, job in enumerate(self._jobs):
+            if index in self._delivered or not self.has(job):
+                continue
+            while index not in self._pending:
+                if not self._collect(block=True):
+                    failed = sorted(i for i, (ok, _) in self._pending.items() if not ok)
+                    if failed:
+                        self._take(failed[0])
+                    raise RuntimeError(f"the worker process running {job.label!r} ended without a result")
+            yield self._take(index)
+
+    def _take(self, index: int) -> tuple[Job, JobResult]:
         ok, value = self._pending.pop(index)
+        self._delivered.add(index)
         if not ok:
             raise value
-        result: JobResult = value
-        return result
+        return self._jobs[index], value
+
+    def _collect(self, block: bool) -> bool:
+        """Receive what the workers sent; False when every worker has ended and nothing came."""
+        from multiprocessing.connection import wait
+
+        got = False
+        while self._receivers:
+            readable: list[Any] = wait(self._receivers, timeout=None if block and not got else 0)
+            if not readable:
+                break
+            for receive in readable:
+                try:
+                    index, ok, value = receive.recv()
+                except EOFError:
+                    self._receivers.remove(receive)
+                    receive.close()
+                    continue
+                self._pending[index] = (ok, value)
+                got = True
+            if got and block:
+                break
+        return got
 
     def close(self) -> None:
-        for process, receive in self._workers:
+        for receive in self._receivers:
             receive.close()
+        for process in self._processes:
             process.join(timeout=0.1)
             if process.is_alive():
                 process.terminate()
                 process.join()
-        self._workers = []
+        self._receivers = []
+        self._processes = []

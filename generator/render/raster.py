@@ -18,7 +18,7 @@ import io
 import math
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
 TTS_MAX_PX = 4096
 PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time
+FACE_CHUNK = 48  # faces drawn into one PDF and rasterized together by one worker; fixed, so no byte depends on --jobs
 
 
 class Workers:
@@ -59,6 +60,24 @@ class Workers:
         for part in self._pool.map(_render_pages, [pdf] * len(chunks), [scale] * len(chunks), chunks):
             results.extend(part)
         return results
+
+    def map_faces(self, faces: Sequence[Face], bleed: float, dpi: int) -> Iterator[bytes]:
+        """PNG bytes of each face at `dpi` (with `bleed`), in order: drawing and rasterizing both happen in the
+        workers, `FACE_CHUNK` faces at a time, so a big deck's faces spread over every worker. Images come
+        as their chunk is done, so the caller stores them while the workers draw the next ones.
+
+        Each page is drawn and rendered on its own (pdfium renders a page from its own content), so a
+        face's image is the same whichever chunk, worker or number of jobs drew it.
+        """
+        chunks = [list(faces[i:i + FACE_CHUNK]) for i in range(0, len(faces), FACE_CHUNK)]
+        if self.jobs == 1 or len(chunks) < 2:
+            for chunk in chunks:
+                yield from _draw_and_render(chunk, bleed, dpi)
+            return
+        if self._pool is None:
+            self._pool = process_pool(self.jobs, fork=False)
+        for part in self._pool.map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
+            yield from part
 
     def close(self) -> None:
         if self._pool is not None:
@@ -89,6 +108,11 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
     finally:
         document.close()
     return out
+
+
+def _draw_and_render(faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
+    """Worker: draw some faces into a PDF and rasterize every page (top level, so it pickles)."""
+    return _render_pages(faces_pdf(faces, bleed, dpi), pixel_scale(dpi), range(len(faces)))
 
 
 def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "") -> bytes:
@@ -167,19 +191,22 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
               cache: BuildCache | None = None) -> list[bytes]:
-    """PNG bytes of each face; faces found in the build cache are not drawn again."""
+    """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
+    copies under other ids) are drawn once."""
     from generator.render.cache import code_digest, digest
 
     keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
     images: list[bytes | None] = [cache.face(key) if cache is not None else None for key in keys]
-    missing = [i for i, image in enumerate(images) if image is None]
-    if missing:
-        pdf = faces_pdf([faces[i] for i in missing], bleed, dpi)
-        for i, image in zip(missing, workers.map_pages(pdf, pixel_scale(dpi), len(missing))):
-            images[i] = image
-            if cache is not None:
-                cache.store_face(keys[i], image)
-    return [image for image in images if image is not None]
+    todo: dict[str, int] = {}  # key -> the first face that needs it drawn
+    for i, image in enumerate(images):
+        if image is None:
+            todo.setdefault(keys[i], i)
+    drawn: dict[str, bytes] = {}
+    for key, image in zip(todo, workers.map_faces([faces[i] for i in todo.values()], bleed, dpi), strict=True):
+        drawn[key] = image
+        if cache is not None:
+            cache.store_face(key, image)
+    return [image if image is not None else drawn[key] for image, key in zip(images, keys)]
 
 
 def with_dpi(png: bytes, dpi: int) -> bytes:

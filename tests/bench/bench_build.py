@@ -1,6 +1,7 @@
 """How long `pnp build` takes: all four games' sheet PDFs in one cold process (target: under 2 s).
 
 Run: python tests/bench/bench_build.py [--repeat N]
+     python tests/bench/bench_build.py --timeline JOBS [--scale N]   (where each process spent one build)
 Builds into a temporary copy of the project (so output/ is untouched) with a
 fresh Python process each time, and prints the cold wall times and their median,
 with and without validation, plus the PNG export of one game with 1 and 2 jobs.
@@ -67,10 +68,71 @@ print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
 """
 
 
+# One cold `pnp build` in a fresh process with every job's start and end logged (wall and CPU, per process,
+# forked workers included): how long each process was busy, so idle cores show without a quiet machine.
+TIMELINE = """
+import os, sys, time
+import generator.pipeline as pipeline
+import generator.render.build as build
+log = sys.argv[1]
+def traced(run, name):
+    def wrapper(*args, **kwargs):
+        wall, cpu = time.monotonic(), time.process_time()
+        try:
+            return run(*args, **kwargs)
+        finally:
+            with open(log, "a") as out:
+                out.write(f"{os.getpid()}\t{wall}\t{time.monotonic()}\t{time.process_time() - cpu}\t{name(args)}\\n")
+    return wrapper
+build.execute = traced(build.execute, lambda args: args[0].label)
+pipeline.BuildSession._validate = traced(pipeline.BuildSession._validate, lambda args: f"validate {args[1]}")
+from generator.cli import main
+start = time.monotonic()
+try:
+    main(sys.argv[2:])
+finally:
+    times = os.times()
+    with open(log, "a") as out:
+        out.write(f"{os.getpid()}\t{start}\t{time.monotonic()}\t{times.user + times.system}\tTHE BUILD\\n")
+"""
+
+
+def timeline(root: Path, args: list[str]) -> None:
+    """Print each process's busy time in one build (`pnp` arguments `args`) and the cores left idle."""
+    log = root / "timeline.log"
+    log.unlink(missing_ok=True)
+    subprocess.run([sys.executable, "-c", TIMELINE, str(log), "--root", str(root), "-q", *args], check=True, cwd=ROOT)
+    rows = [line.split("\t") for line in log.read_text().splitlines()]
+    build_row = next(row for row in rows if row[4] == "THE BUILD")
+    t0, span = float(build_row[1]), float(build_row[2]) - float(build_row[1])
+    busy: dict[str, float] = {}
+    for pid, start, end, cpu, label in sorted(rows, key=lambda row: float(row[1])):
+        if label == "THE BUILD":
+            continue
+        busy[pid] = busy.get(pid, 0.0) + float(end) - float(start)
+        print(f"  {pid:>7} {float(start) - t0:7.2f} - {float(end) - t0:7.2f} s  {float(cpu):6.3f} s CPU  {label}")
+    print(f"  span {span:.2f} s wall; main process {float(build_row[3]):.2f} s CPU; busy in jobs per process: "
+          + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in busy.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--timeline", type=int, metavar="JOBS", default=0,
+                        help="instead: one cold build with --jobs JOBS, every job's start/end per process")
+    parser.add_argument("--scale", type=int, default=1, help="with --timeline: all-hands-on-deck's deck times N, a4")
     args = parser.parse_args()
+    if args.timeline:
+        from scaled import copy_project, scale_deck
+
+        with tempfile.TemporaryDirectory() as tmp:
+            root = copy_project(Path(tmp))
+            build = ["build", "--force", "--jobs", str(args.timeline)]
+            if args.scale > 1:
+                scale_deck(root, args.scale, "all-hands-on-deck")
+                build += ["all-hands-on-deck", "--paper", "a4"]
+            timeline(root, build)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         for folder in ("data", "templates"):

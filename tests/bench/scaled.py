@@ -1,8 +1,9 @@
 """A temporary copy of the project whose counterattack deck is scaled up, for the scaling figures.
 
-Every item of every counterattack component is repeated `times` times under
-new ids (`<id>-x<k>`), so a 100x deck has 100x the distinct faces to validate,
-lay out and draw. The declared contents then no longer match (validation
+Every item of every card, tile and token component of one game is repeated
+`times` times under new ids (`<id>-x<k>`), its printed name numbered
+(`Cook 7`), so a 100x deck has 100x the distinct faces to validate, lay out and
+draw (equal faces would be drawn once: the build draws each distinct face once). The declared contents then no longer match (validation
 reports that, which costs the same time as passing): builds use --force.
 """
 
@@ -47,8 +48,17 @@ def scale_deck(root: Path, times: int, game_id: str = GAME) -> int:
             if component.get("kind") not in ("card", "tile", "token"):
                 continue  # score sheets and boards stay as shipped (a sheet's copies are capped)
             items = component.get("items", [])
-            component["items"] = [{**item, "id": f"{item['id']}-x{k}" if k else item["id"]}
-                                  for k in range(times) for item in items]
+            component["items"] = [_copy(item, k) for k in range(times) for item in items]
         path.write_text(yaml.dump(document, Dumper=_PlainDumper, sort_keys=False))
     game = load_game(Project.at(root), game_id)
     return sum(component.count for component in game.components)
+
+
+def _copy(item: dict[str, object], k: int) -> dict[str, object]:
+    """Copy `k` of an item: its own id, and its own printed name so that its face differs too."""
+    if not k:
+        return item
+    copy = {**item, "id": f"{item['id']}-x{k}"}
+    if isinstance(item.get("name"), str):
+        copy["name"] = f"{item['name']} {k}"
+    return copy

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
+import pytest
+
+from generator.errors import DataError, Refused
 from generator.pipeline import build
 from generator.render.build import BuildOptions
 from generator.render.exporters import PREVIEW, SHEETS
+from generator.render.outputs import FileKind, OutputFile
 from tests.helpers import copy_sources
 
 
@@ -26,3 +31,58 @@ def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> Non
         made[jobs] = outputs(project.root)
     assert made[1] == made[2]
     assert any(name.endswith("-port-a4-duplex-long.pdf") for name in made[1]) and len(made[1]) > 10
+
+
+
+def test_workers_take_the_longest_jobs_first(tmp_path: Path) -> None:
+    from generator.load import load_game
+    from generator.render.build import longest_first, plan
+    from generator.render.raster import Workers
+
+    project = copy_sources(tmp_path)
+    with Workers(1) as workers:
+        jobs = plan([load_game(project, "pirate-tricks")], project, BuildOptions(), workers)
+    order = longest_first(jobs)
+    assert sorted(order) == list(range(len(jobs)))
+    costs = [jobs[i].cost for i in order]
+    assert costs == sorted(costs, reverse=True) and costs[-1] > 0
+    first = [jobs[i].label for i in order[:2]]
+    assert first == ["pirate-tricks rules a4", "pirate-tricks rules letter"]  # the rulebooks are the long jobs
+    sheets = [j for j in jobs if j.exporter == SHEETS and j.paper == "a4" and j.subject != "mixed"]
+    biggest = max(sheets, key=lambda j: j.cost)
+    assert all(order.index(jobs.index(biggest)) < order.index(jobs.index(j)) for j in sheets if j is not biggest)
+
+
+def _made(name: str) -> list[OutputFile]:
+    return [OutputFile(name, FileKind.SHEET, name.encode())]
+
+
+def _fails() -> list[OutputFile]:
+    raise DataError("cards.yaml:3: 'cost' must be a number, got 'lots'")
+
+
+def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_path: Path) -> None:
+    from generator.render.build import Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+
+    def jobs(*failing: int) -> list[Job]:
+        return [Job("demo", f"job {i}", folder, _fails if i in failing else partial(_made, f"f{i}.pdf"),
+                    pure=i % 3 != 0, cost=float(i)) for i in range(8)]
+
+    outcomes = run(jobs(), project, parallel=2)
+    assert [o.label for o in outcomes] == [f"job {i}" for i in range(8)]
+    assert [(folder / f"f{i}.pdf").read_bytes() for i in range(8)] == [f"f{i}.pdf".encode() for i in range(8)]
+    with pytest.raises(DataError, match="'cost' must be a number"):
+        run(jobs(5), project, parallel=2)
+
+
+def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation(tmp_path: Path) -> None:
+    project = copy_sources(tmp_path)
+    layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
+    with pytest.raises(Refused, match="counterattack fails validation"):
+        build(project, ["counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2))
+    assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
+                and p.name != ".gitkeep"]

@@ -41,6 +41,38 @@ def test_png_export_is_the_same_with_two_processes(ca_project, ca_game) -> None:
     assert serial == parallel
 
 
+def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_at_a_time(
+        ca_project, ca_game, monkeypatch) -> None:
+    from generator.render import raster
+
+    component = ca_game.component("port")
+    faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
+    monkeypatch.setattr(raster, "FACE_CHUNK", 2)  # 5 faces: three chunks, spread over two workers
+    with Workers(1) as one:
+        serial = list(one.map_faces(faces, 0.0, 96))
+    with Workers(2) as two:
+        parallel = list(two.map_faces(faces, 0.0, 96))
+    alone = [image for face in faces for image in raster._draw_and_render([face], 0.0, 96)]
+    assert serial == parallel == alone
+    assert [Image.open(io.BytesIO(image)).size for image in serial] == [(238, 333)] * 5  # 63 x 88 mm at 96 dpi
+
+
+def test_equal_faces_are_drawn_once_and_get_the_same_image(fresh_project, ca_game) -> None:
+    from generator.render.cache import BuildCache
+    from generator.render.raster import rasterize
+
+    component = ca_game.component("port")
+    one, other = (renderer(fresh_project).face(ca_game, component, item, "front") for item in component.items[:2])
+    cache = BuildCache.open(fresh_project)
+    with Workers(1) as workers:
+        images = rasterize([one, other, one, one], 0.0, 96, workers, cache)
+    assert cache.faces_drawn == 2  # a deck's copies under other ids cost one drawing
+    assert images[0] == images[2] == images[3] != images[1]
+    with Workers(1) as workers:
+        assert rasterize([other, one], 0.0, 96, workers, cache) == [images[1], images[0]]
+    assert cache.faces_drawn == 2  # both from the cache now
+
+
 def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
     component = ca_game.component("main")
     with Workers(1) as workers:
