@@ -15,9 +15,11 @@ from typing import Any
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+from reportlab.platypus.doctemplate import LayoutError
 
+from generator.errors import DataError
 from generator.render.documents.contents import Entry, OnePassContents, fill_numbers
-from generator.render.documents.flowables import HeadingPara
+from generator.render.documents.flowables import LAYOUT_REFUSAL, HeadingPara
 from generator.render.documents.styles import Styles
 
 PageHook = Callable[[Canvas, "Document"], None]
@@ -38,6 +40,17 @@ class Document(BaseDocTemplate):
         frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body",
                       leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
         self.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=self._decorate)])
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        """Platypus's step, with a block too big for any page reported at its template line (`Builder.located`)."""
+        at = getattr(flowables[0], "template_at", None) if flowables else None
+        self.at = at or getattr(self, "at", None)
+        try:
+            super().handle_flowable(flowables)
+        except LayoutError:
+            if self.at is None:
+                raise
+            raise DataError(LAYOUT_REFUSAL, self.at) from None
 
     def afterFlowable(self, flowable: Flowable) -> None:
         if isinstance(flowable, HeadingPara) and flowable.toc_level <= 2:

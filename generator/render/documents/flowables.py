@@ -261,6 +261,10 @@ class HeadingPara(Paragraph):
         super().draw()
 
 
+LAYOUT_REFUSAL = ("this block is taller than a page (or panel) and cannot be split across pages; "
+                  "shorten it, or break it into smaller blocks")
+
+
 @dataclass
 class Builder:
     game: Game
@@ -285,6 +289,16 @@ class Builder:
         for block in blocks:
             out.extend(self.block(block))
         return self.guard(out) if self.guard_headings else out
+
+    def located(self, blocks: list[markup.Block], file: str) -> list[Flowable]:
+        """`block` for each block, every flowable noting where its block is written (`template_at`), so that a
+        block the layout cannot place is reported at its template line (`LAYOUT_REFUSAL`)."""
+        made: list[Flowable] = []
+        for block in blocks:
+            for flowable in self.block(block):
+                flowable.template_at = Location(file, block.line)
+                made.append(flowable)
+        return made
 
     def guard(self, flowables: list[Flowable]) -> list[Flowable]:
         """A `HeadingRoom` before every heading, holding what follows it: the headings right under it

@@ -38,12 +38,13 @@ def parse_template(path: Path, game: Game, project: Project,
 HOW_TO_PRINT = "rulebooks/how-to-print.md.j2"  # every rulebook's last page, drawn from the build's print plan
 
 
-def how_to_print(game: Game, project: Project, printing: Any) -> list[markup.Block]:
-    """The "How to print and assemble" page for `printing` (a `PrintPlan`); none if the project has no template."""
+def how_to_print(game: Game, project: Project, printing: Any) -> tuple[str, list[markup.Block]]:
+    """The "How to print and assemble" page for `printing` (a `PrintPlan`), with its template's display name;
+    no blocks if the project has no template."""
     path = project.inside(project.templates_dir, HOW_TO_PRINT, game.location)
     if not project.gate.exists(path, game.location):
-        return []
-    return parse_template(path, game, project, {"printing": printing})[1]
+        return HOW_TO_PRINT, []
+    return parse_template(path, game, project, {"printing": printing})
 
 
 def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False, printing: Any = None) -> bytes:
@@ -55,13 +56,15 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     scale = 0.82 if booklet else 1.0
     styles = make_styles(game, scale)
     display, blocks = parse_template(rulebook_template(game, project), game, project)
-    if printing is not None:
-        blocks = blocks + how_to_print(game, project, printing)
     margin = MARGIN * (0.75 if booklet else 1.0)
     builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)
     builder.width = pagesize[0] - 2 * margin
     builder.height = pagesize[1] - 2 * margin - 4 * mm  # the footer's room, as in Document
-    flowables = builder.flowables(blocks)
+    story = builder.located(blocks, display)
+    if printing is not None:
+        last_page, last_blocks = how_to_print(game, project, printing)
+        story += builder.located(last_blocks, last_page)
+    flowables = builder.guard(story) if builder.guard_headings else story
     canvasmaker = booklet_canvas(sheet) if booklet else Canvas
     footer = f"{game.title} \u2014 rules"
     return build_pdf(flowables, pagesize, margin, f"{game.title}: rules", styles, footer,

@@ -37,7 +37,7 @@ from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.booklet import repeat_canvas
-from generator.render.documents.flowables import Builder, FormField
+from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder, FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
 
@@ -133,7 +133,7 @@ class SheetDocument(BaseDocTemplate):
     def __init__(self, buffer: io.BytesIO, pagesize: tuple[float, float], box: tuple[float, float, float, float],
                  panels: int, styles: Styles, title: str, cut_marks: bool, placed: Placements | None = None,
                  file: str = ""):
-        self.file, self.line = file, 0  # the template, and the line of the block being laid out
+        self.at = Location(file, 0)  # where the block being laid out is written
         super().__init__(buffer, pagesize=pagesize, leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0,
                          title=title, author="Pirate Press", creator="Pirate Press", invariant=1,
                          initialFontName="Sans")
@@ -151,12 +151,11 @@ class SheetDocument(BaseDocTemplate):
 
     def handle_flowable(self, flowables: list[Flowable]) -> None:
         """Platypus's step, with a too-big block reported at its template line (`_story` notes the lines)."""
-        self.line = getattr(flowables[0], "template_line", self.line) if flowables else self.line
+        self.at = getattr(flowables[0], "template_at", self.at) if flowables else self.at
         try:
             super().handle_flowable(flowables)
         except LayoutError:
-            raise DataError("this block is taller than a page (or panel) and cannot be split across pages; "
-                            "shorten it, or break it into smaller blocks", Location(self.file, self.line)) from None
+            raise DataError(LAYOUT_REFUSAL, self.at) from None
 
     @property
     def frame_width(self) -> float:
@@ -222,14 +221,10 @@ def _document(game: Game, template: Path, paper: str, display: str, settings: Sh
                          cut_marks=settings.frame is not None, placed=placed, file=display)
 
 
-def _story(builder: Builder, body: list[markup.Block]) -> list[Flowable]:
-    """`builder.flowables(body)`, made block by block so that each flowable notes its block's template
-    line (`template_line`), for `SheetDocument` to say where a block that cannot fit is."""
-    made: list[Flowable] = []
-    for block in body:
-        for flowable in builder.block(block):
-            flowable.template_line = block.line
-            made.append(flowable)
+def _story(builder: Builder, body: list[markup.Block], display: str) -> list[Flowable]:
+    """`builder.flowables(body)`, each flowable noting its block's template line, for `SheetDocument` to say
+    where a block that cannot fit is."""
+    made = builder.located(body, display)
     return builder.guard(made) if builder.guard_headings else made
 
 
@@ -253,7 +248,7 @@ def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
     placed = Placements()
     doc = _document(game, template, paper, display, settings, io.BytesIO(), placed)
     builder = _builder(game, project, doc, display, False, 0, settings.copies, set())
-    doc.build(_story(builder, body), canvasmaker=_UnsavedCanvas)
+    doc.build(_story(builder, body, display), canvasmaker=_UnsavedCanvas)
     return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
 
 
