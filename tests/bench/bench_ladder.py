@@ -1,6 +1,10 @@
 """The strength ladder: search beats heuristic beats random, per game, with 95% Wilson intervals.
 
-    .venv/bin/python tests/bench/bench_ladder.py [--games N] [--iterations K] [--game ID ...]
+    .venv/bin/python tests/bench/bench_ladder.py [--games N] [--iterations K] [--candidates C] [--game ID ...]
+
+`--first-game S` starts at seed S, so a run can be extended (seeds 20-39 after
+0-19 count the same as one run of 40); `--candidates 0` tries the tree search
+where the engine ships sequential halving.
 
 Competitive games: one seat plays bot A, every other seat bot B; A's seat turns
 round the table from game to game (game i puts A in seat i mod players), and the
