@@ -1,6 +1,10 @@
 """The strength ladder: search beats heuristic beats random, per game, with 95% Wilson intervals.
 
-    .venv/bin/python tests/bench/bench_ladder.py [--games N] [--iterations K] [--game ID ...]
+    .venv/bin/python tests/bench/bench_ladder.py [--games N] [--iterations K] [--candidates C] [--game ID ...]
+
+`--first-game S` starts at seed S, so a run can be extended (seeds 20-39 after
+0-19 count the same as one run of 40); `--candidates 0` tries the tree search
+where the engine ships sequential halving.
 
 Competitive games: one seat plays bot A, every other seat bot B; A's seat turns
 round the table from game to game (game i puts A in seat i mod players), and the
@@ -50,6 +54,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games per pairing with the search bot")
     parser.add_argument("--cheap-games", type=int, default=200, help="games per pairing without it")
     parser.add_argument("--iterations", type=int, help="search budget per decision (default: the engine's)")
+    parser.add_argument("--candidates", type=int,
+                        help="weigh only the heuristic's best K moves by sequential halving (0: the tree; "
+                             "default: the engine's)")
+    parser.add_argument("--first-game", type=int, default=0, help="seed of the first game (to extend a run)")
     parser.add_argument("--game", action="append", help="only these games (default: all four)")
     parser.add_argument("--pairing", action="append", help="only these pairings, e.g. search-heuristic")
     parser.add_argument("--guide", choices=("engine", "none", "prior", "playout", "both"), default="engine",
@@ -66,14 +74,15 @@ def main() -> None:
         prior, playout = {"engine": (getattr(search, "prior", None), getattr(search, "playout", None)),
                           "none": (None, None), "prior": (heuristic, None), "playout": (None, heuristic),
                           "both": (heuristic, heuristic)}[args.guide]
-        budget = SearchBot.guided(prior, playout, args.iterations or search.iterations)
+        candidates = getattr(search, "candidates", 0) if args.candidates is None else args.candidates
+        budget = SearchBot.guided(prior, playout, args.iterations or search.iterations, candidates)
         bots: dict[str, type[Bot]] = {**engine.bots, "search": budget}
         players = min(rules.player_counts)
         began = time.process_time()
         if players == 1:
             for name in ("search", "heuristic", "random"):
                 games = args.games if name == "search" else args.cheap_games
-                results = [play(rules, [bots[name]], seed) for seed in range(games)]
+                results = [play(rules, [bots[name]], seed) for seed in range(args.first_game, args.first_game + games)]
                 wins = sum(bool(result.winners) for result in results)
                 score = sum(result.scores[0] for result in results) / games
                 print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, games)}  mean score {score:.2f}")
@@ -81,7 +90,7 @@ def main() -> None:
             for a, b in [(a, b) for a, b in LADDER if not args.pairing or f"{a}-{b}" in args.pairing]:
                 wins = 0
                 games = args.games if "search" in (a, b) else args.cheap_games
-                for seed in range(games):
+                for seed in range(args.first_game, args.first_game + games):
                     seat = seed % players
                     classes = [bots[a] if s == seat else bots[b] for s in range(players)]
                     wins += seat in play(rules, classes, seed).winners

@@ -158,3 +158,27 @@ def test_payoffs_reward_victory_first_and_score_second() -> None:
     assert rout[1] < close[1] < 0.5 < close[0] < rout[0]
     lost_together = payoffs(Result((2.0, 2.0), ()), 2), payoffs(Result((1.0, 1.0), ()), 2)
     assert lost_together[0][0] > lost_together[1][0]  # a cooperative loss still counts the ports taken
+
+
+def test_the_guided_search_weighs_the_priors_candidates_by_halving_and_finds_the_winning_take(tmp_path: Any) -> None:
+    """Sequential halving over all three takes from 7 doubloons, a random bot as prior: taking 3 wins."""
+    root = fifth_game.make_project(tmp_path)
+    rules = fifth_game.REGISTRY.engine("nim").rules(load_game(root, "nim"))
+    state = rules.new_state(2, {"heap": 7})
+    seat, legal = state.current_player(), state.legal_actions()
+    halving = SearchBot.guided(prior=RandomBot, iterations=120, candidates=3)
+    assert [halving(rules, seat, random.Random(s)).choose(state.observation(seat), legal) for s in range(4)] == [3] * 4
+
+
+@pytest.mark.parametrize("game_id", ["pirates-under-fire", "all-hands-on-deck"])
+def test_a_heuristic_ranks_legal_moves_only_and_among_them_its_own_choice(rules_of: dict, game_id: str) -> None:
+    """`ranked` (the search bot's candidates) offers only legal moves, each once, among them the move the
+    heuristic itself would play with the same seed."""
+    rules = rules_of[game_id]
+    heuristic = fifth_game.REGISTRY.engine(game_id).bots["heuristic"]
+    for state in islice(positions(rules, 2, games=2, every=5), 30):
+        seat, legal = state.current_player(), state.legal_actions()
+        order = heuristic(rules, seat, random.Random(7)).ranked(state.observation(seat), legal)
+        assert order and len(set(order)) == len(order) and set(order) <= set(legal)
+        choice = heuristic(rules, seat, random.Random(7)).choose(state.observation(seat), legal)
+        assert choice in order

@@ -17,6 +17,7 @@ from typing import Any
 
 from generator.engine.all_hands.rules import AllHandsRules
 from generator.engine.base import Bot
+from generator.engine.search import ranked_by
 
 PROGRESS = 0.45  # bonus per crew card toward a set (up to two of a kind)
 VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
@@ -68,6 +69,25 @@ class HeuristicBot(Bot):
                 return space.skip
             return self.pick_best(targets, lambda a: (points[a - base], sizes[a - base]))
         return legal[0]
+
+    def ranked(self, observation: Mapping[str, Any], legal: list[int]) -> list[int]:
+        """The moves worth weighing, best first (for the search bot's candidates). A draw while no pile
+        shows this seat a card it knows is a draw from unseen cards: only the chosen pile is offered, so
+        the search spends its samples where what the seat knows makes the piles differ."""
+        phase = observation["phase"]
+        space = self.ahod.space
+        if phase in ("stock", "extra stock"):
+            base = space.draw if phase == "stock" else space.extra
+            piles = observation["piles"]
+            known = any(piles[a - base] and piles[a - base][-1] is not None for a in legal if a != space.skip)
+            if not known:
+                return [self.choose(observation, legal)]
+        first = self.choose(observation, legal)
+        if phase == "hire":
+            counts = self._counts(observation)
+            rest = ranked_by([a for a in legal if a != first], lambda a: self._gain(counts, a - space.keep), self.rng)
+            return [first, *rest]
+        return [first, *ranked_by([a for a in legal if a != first], lambda a: 0, self.rng)]
 
     def _pick_pile(self, observation: Mapping[str, Any], legal: list[int], counts: list[int]) -> int:
         """Draw a known good card if one lies on top; avoid known bad tops; else the biggest pile."""

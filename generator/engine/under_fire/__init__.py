@@ -7,8 +7,8 @@ from generator.engine.under_fire.checks import composition_checks
 from generator.engine.under_fire.rules import UnderFireRules
 
 RULES = UnderFireRules
-# search guided by the heuristic bot: its choice as a prior, and it plays the play-outs
-SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=50)
+# search guided by the heuristic bot: sequential halving over its 4 best moves, which it plays out
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=48, candidates=4)
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "search": SEARCH}
 
 __all__ = ["BOTS", "RULES", "composition_checks"]

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.engine.base import Bot
+from generator.engine.search import ranked_by
 from generator.engine.under_fire.config import Effect
 from generator.engine.under_fire.rules import UnderFireRules
 
@@ -103,6 +104,30 @@ class HeuristicBot(Bot):
             return space.end
         best = self.pick_best(buys, lambda a: self.buy_value(a, board, observation))
         return best if self.buy_value(best, board, observation) > BUY_MARGIN else space.end
+
+    def ranked(self, observation: Mapping[str, Any], legal: list[int]) -> list[int]:
+        """Every legal move, best first by the values `choose` weighs (for the search bot's candidates):
+        ships by their placement worth, then purchases; after the main action, ending the turn is worth
+        the buying margin."""
+        space = self.puf.space
+        phase = observation["phase"]
+        if phase in ("target", "order"):
+            first = self.choose(observation, legal)
+            return [first, *(a for a in legal if a != first)]
+        board = observation["board"]
+        places = [a for a in legal if a < space.buy]
+        buys = [a for a in legal if space.buy <= a < space.target]
+        ranked_buys = ranked_by(buys, lambda a: self.buy_value(a, board, observation), self.rng)
+        if phase == "main" and places:
+            mine = self._numbers(board, self.seat)
+            known: dict[int, int] = {}
+            seas: dict[int, float] = {}
+            return ranked_by(places, lambda a: self._place_value(a, board, observation, mine, known, seas),
+                             self.rng) + ranked_buys
+        if phase == "main":
+            return ranked_buys
+        return ranked_by(legal, lambda a: BUY_MARGIN if a == space.end else self.buy_value(a, board, observation),
+                         self.rng)
 
     def _place_value(self, action: int, board: Sequence[Any], observation: Mapping[str, Any],
                      mine: list[int], known: dict[int, int], seas: dict[int, float]) -> float:
