@@ -10,7 +10,8 @@ Competitive games: one seat plays bot A, every other seat bot B; A's seat turns
 round the table from game to game (game i puts A in seat i mod players), and the
 figure is how often A is among the winners, beside the fair share 1/players.
 Counterattack is played alone, so each bot's victory rate is shown instead, and its
-mean score (ports exploited), as victories are rare.
+mean score (ports exploited), as victories are rare; each pairing's score difference
+is taken on the same deals (the same seeds), with a 95% interval.
 Every game is seeded (the game index), so a run prints the same table on any
 machine; the search bot's budget is in iterations, not time. Prints figures,
 asserts nothing (run by hand).
@@ -19,6 +20,7 @@ asserts nothing (run by hand).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import time
 from typing import Any
@@ -47,6 +49,17 @@ def play(rules: Rules[Any], classes: list[type[Bot]], seed: int) -> Result:
 def interval(wins: int, games: int) -> str:
     low, high = wilson(wins, games)
     return f"{wins / games:6.1%}  [{low:5.1%}, {high:5.1%}]"
+
+
+def paired(a: list[float], b: list[float]) -> str:
+    """Mean difference of two bots' scores on the same deals (the same seeds), with a 95% normal interval:
+    a solo game's victories are too rare to tell bots apart, its score is not."""
+    diffs = [x - y for x, y in zip(a, b, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n)
+    return f"{mean:+.2f}  [{mean - half:+.2f}, {mean + half:+.2f}] a game, on the same {n} deals"
 
 
 def main() -> None:
@@ -80,12 +93,16 @@ def main() -> None:
         players = min(rules.player_counts)
         began = time.process_time()
         if players == 1:
+            scores: dict[str, list[float]] = {}
             for name in ("search", "heuristic", "random"):
                 games = args.games if name == "search" else args.cheap_games
                 results = [play(rules, [bots[name]], seed) for seed in range(args.first_game, args.first_game + games)]
                 wins = sum(bool(result.winners) for result in results)
-                score = sum(result.scores[0] for result in results) / games
+                scores[name] = [result.scores[0] for result in results]
+                score = sum(scores[name]) / games
                 print(f"{game_id:20} {name:>9} alone{'':14} victory {interval(wins, games)}  mean score {score:.2f}")
+            for a, b in LADDER:
+                print(f"{game_id:20} {a:>9} - {b:<10}       score {paired(scores[a], scores[b])}")
         else:
             for a, b in [(a, b) for a, b in LADDER if not args.pairing or f"{a}-{b}" in args.pairing]:
                 wins = 0
