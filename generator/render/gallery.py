@@ -24,6 +24,7 @@ from generator.model import Game
 from generator.project import Project, write_atomic
 from generator.render.outputs import FileKind, FileRecord
 from generator.render.sandbox import LimitedEnvironment
+from generator.render.template_cache import CodeCache
 
 TEMPLATE = "site/index.html.j2"
 BUILT_IN = Path(__file__).resolve().parent
@@ -176,6 +177,7 @@ class GateLoader(BaseLoader):
 
 def _compile_gallery(project: Project) -> Any:
     env = LimitedEnvironment(
+        code_cache=CodeCache.for_user(),
         loader=ChoiceLoader([GateLoader(project), FileSystemLoader(str(BUILT_IN))]),
         autoescape=True,
         undefined=StrictUndefined,

@@ -22,12 +22,15 @@ import string
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 from jinja2 import Template, nodes
 from jinja2.runtime import Context
 from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+
+from generator.render.template_cache import CodeCache, environment_fingerprint
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
 MAX_OUTPUT = 2_000_000  # characters one render may produce
@@ -158,8 +161,10 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset({"*", "**", "+", "%", "//", "/"})
     intercepted_unops = frozenset({"-"})
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, code_cache: CodeCache | None = None, **options: Any) -> None:
         super().__init__(**options)
+        self.code_cache = code_cache  # compiled code kept between processes (see template_cache)
+        self._fingerprint: bytes | None = None
         self.globals["range"] = LimitedRange
         self.globals["lipsum"] = _lipsum
         self.filters["format"] = _format
@@ -167,6 +172,24 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["indent"] = _indent
         self.concat = _concat  # type: ignore[method-assign]
         self.globals[COUNTED] = _counted
+
+    def compile(  # type: ignore[override]
+        self, source: str | nodes.Template, name: str | None = None, filename: str | None = None,
+        raw: bool = False, defer_init: bool = False,
+    ) -> str | CodeType:
+        """Jinja's compile, with the resulting code taken from (and kept in) the code cache when one is set."""
+        if raw:
+            return super().compile(source, name, filename, raw=True, defer_init=defer_init)
+        if self.code_cache is None or not isinstance(source, str):
+            return super().compile(source, name, filename, raw=False, defer_init=defer_init)
+        if self._fingerprint is None:  # filters may be added after __init__, so read them at first compile
+            self._fingerprint = environment_fingerprint(self)
+        text = source
+
+        def compile_now() -> CodeType:
+            return super(LimitedEnvironment, self).compile(text, name, filename, raw=False, defer_init=defer_init)
+
+        return self.code_cache.compiled((text, name, filename, defer_init), self._fingerprint, compile_now)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Every `{% for %}` pays one operation per step, whatever it loops over (nested loops

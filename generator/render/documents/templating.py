@@ -24,6 +24,7 @@ from generator.readgate import ReadGate
 from generator.render.documents.markup import LITERAL, escape_literal
 from generator.render.glyphs import drawable_lines
 from generator.render.sandbox import LimitedEnvironment
+from generator.render.template_cache import CodeCache
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"
@@ -101,6 +102,7 @@ def data_value(value: Any) -> Any:
 def environment() -> LimitedEnvironment:
     """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
     env = LimitedEnvironment(
+        code_cache=CodeCache.for_user(),
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
