@@ -523,6 +523,7 @@ class ForkedJobs:
     """
 
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate) -> None:
+        import gc
         import multiprocessing
         import os
 
@@ -532,19 +533,27 @@ class ForkedJobs:
         self._delivered: set[int] = set()
         self._receivers: list[Any] = []
         self._processes: list[Any] = []
+        self._order: list[int] = []  # what the workers take from, longest first (`_taken` counts)
+        self._taken: Any = None
+        self._gate = gate
         if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             self._index = {}
             return
         context = multiprocessing.get_context("fork")
-        order = longest_first(jobs)
-        taken = context.Value("i", 0)
-        for _ in range(min(parallel, len(jobs))):
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()), daemon=True)
-            process.start()
-            send.close()
-            self._processes.append(process)
-            self._receivers.append(receive)
+        self._order = order = longest_first(jobs)
+        self._taken = taken = context.Value("i", 0)
+        gc.freeze()  # a worker's collector then never walks (and so copies) the heap it inherited
+        try:
+            for _ in range(min(parallel - 1, len(jobs) - 1)):  # this process is the last worker (`rest`)
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()),
+                                          daemon=True)
+                process.start()
+                send.close()
+                self._processes.append(process)
+                self._receivers.append(receive)
+        finally:
+            gc.unfreeze()
 
     def has(self, job: Job) -> bool:
         return id(job) in self._index
@@ -561,12 +570,35 @@ class ForkedJobs:
             if index in self._delivered or not self.has(job):
                 continue
             while index not in self._pending:
+                if self._run_next_here():
+                    continue
                 if not self._collect(block=True):
                     failed = sorted(i for i, (ok, _) in self._pending.items() if not ok)
                     if failed:
                         self._take(failed[0])
                     raise RuntimeError(f"the worker process running {job.label!r} ended without a result")
             yield self._take(index)
+
+    def _run_next_here(self) -> bool:
+        """Take the next job nobody has started yet and run it in this process, instead of waiting idle
+        for the workers (in `pnp watch` this process then keeps what it warms up: imports, compiled
+        templates and layouts); False when every job is taken."""
+        if self._taken is None:
+            return False
+        with self._taken.get_lock():
+            position = self._taken.value
+            if position >= len(self._order):
+                return False
+            self._taken.value += 1
+        index = self._order[position]
+        job = self._jobs[index]
+        try:
+            self._pending[index] = (True, execute(job, self._gate))
+        except Exception as exc:  # raised when `rest` reaches the job, as a worker's failure would be
+            self._pending[index] = (False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}"))
+            with self._taken.get_lock():
+                self._taken.value = len(self._order)  # the build fails: the workers stop after their current job
+        return True
 
     def _take(self, index: int) -> tuple[Job, JobResult]:
         ok, value = self._pending.pop(index)
