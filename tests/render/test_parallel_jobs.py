@@ -88,34 +88,34 @@ def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation
                 and p.name != ".gitkeep"]
 
 
-def _made_by_whom(name: str, wait_for: Path | None = None, make: Path | None = None) -> list[OutputFile]:
-    """A job that says which process ran it; it may wait (up to 30 s) for another job's signal file."""
+def _made_by_whom(name: str, wait_for: Path, make: Path) -> list[OutputFile]:
+    """A job that says which process ran it, after signalling `make` and waiting (up to 30 s) for
+    `wait_for`: two such jobs waiting for each other finish only when two processes run them."""
     import os
     import time
 
-    if make is not None:
-        make.touch()
+    make.touch()
     deadline = time.monotonic() + 30
-    while wait_for is not None and not wait_for.exists() and time.monotonic() < deadline:
+    while not wait_for.exists() and time.monotonic() < deadline:
         time.sleep(0.005)
-    return [OutputFile(name, FileKind.SHEET, f"{os.getpid()} {wait_for is None or wait_for.exists()}".encode())]
+    return [OutputFile(name, FileKind.SHEET, f"{os.getpid()} {wait_for.exists()}".encode())]
 
 
 def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> None:
-    """With --jobs 2 one worker is forked and this process is the second: the long job (taken first)
-    only finishes once a shorter job has run elsewhere, so both processes must have run one."""
+    """With --jobs 2 one worker is forked and this process is the second: the two jobs wait for each
+    other, so they finish only when both processes run one."""
     import os
 
     from generator.render.build import Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
-    signal = tmp_path / "short job ran"
-    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", wait_for=signal), pure=True, cost=9.0),
-            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", make=signal), pure=True, cost=1.0)]
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
     outcomes = run(jobs, project, parallel=2)
     assert [o.label for o in outcomes] == ["long", "short"]
     ran = {name: (folder / name).read_text().split() for name in ("long.pdf", "short.pdf")}
-    assert ran["long.pdf"][1] == "True"  # it did not give up waiting
+    assert ran["long.pdf"][1] == ran["short.pdf"][1] == "True"  # neither gave up waiting
     pids = {ran["long.pdf"][0], ran["short.pdf"][0]}
     assert len(pids) == 2 and str(os.getpid()) in pids
