@@ -289,12 +289,12 @@ class BuildSession:
         planning fails here: the same plan then runs after validation, which reports a bad game first."""
         if options.jobs < 2:
             return None
-        _warm_up()  # imported once here, not again in every build's forked workers
         try:
             jobs = plan([game], self.project, options, workers, cache=cache)
         except Exception:  # a broken game: validation (or the plan after it) says what is wrong, in one line
             return None
-        started[game.id] = start(jobs, self.project, cache, options.jobs)
+        # what the jobs import is imported once here, not again in every build's forked workers
+        started[game.id] = start(jobs, self.project, cache, options.jobs, before_fork=_warm_up)
         return jobs
 
     def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:

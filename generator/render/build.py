@@ -334,12 +334,14 @@ class Started:
         self.farmed.close()
 
 
-def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1) -> Started:
+def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1,
+          before_fork: Callable[[], None] | None = None) -> Started:
     """Find the fresh jobs and start the workers on the pure rest at once, before `run`.
 
     Workers only compute: nothing is written until `run`, so a caller may start
     the jobs, validate the game meanwhile (on the other core), and close them
-    unwritten if it refuses the build.
+    unwritten if it refuses the build. `before_fork` runs only when workers are
+    forked (to import what they would each import again).
     """
     reused: dict[int, JobRecord] = {}
     if cache is not None:
@@ -348,7 +350,7 @@ def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, pa
             if record is not None:
                 reused[id(job)] = record
     return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
-                                      parallel, project.gate))
+                                      parallel, project.gate, before_fork))
 
 
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
@@ -526,7 +528,8 @@ class ForkedJobs:
     `parallel` > 1. Pool creation is this one constructor, easy to swap.
     """
 
-    def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate) -> None:
+    def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
+                 before_fork: Callable[[], None] | None = None) -> None:
         import gc
         import multiprocessing
         import os
@@ -543,6 +546,8 @@ class ForkedJobs:
         if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             self._index = {}
             return
+        if before_fork is not None:
+            before_fork()
         context = multiprocessing.get_context("fork")
         self._order = order = longest_first(jobs)
         self._taken = taken = context.Array("i", [0, len(order)])  # next from the front, end of the rest
