@@ -293,7 +293,8 @@ class BuildSession:
             jobs = plan([game], self.project, options, workers, cache=cache)
         except Exception:  # a broken game: validation (or the plan after it) says what is wrong, in one line
             return None
-        started[game.id] = start(jobs, self.project, cache, options.jobs)
+        # what the jobs import is imported once here, not again in every build's forked workers
+        started[game.id] = start(jobs, self.project, cache, options.jobs, before_fork=_warm_up)
         return jobs
 
     def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:
@@ -388,7 +389,10 @@ def _warm_up() -> None:
 
     for module in ("generator.validate", "generator.render.faces", "generator.render.raster",
                    "generator.render.documents", "generator.render.documents.rulebook",
-                   "generator.render.documents.sheets", "reportlab.platypus"):
+                   "generator.render.documents.sheets", "reportlab.platypus",
+                   # what document jobs import as they run (the rulebooks' print plan, fillable score sheets)
+                   "generator.render.print_plan", "generator.render.facestyle", "generator.render.mixed",
+                   "generator.render.two_up", "reportlab.pdfbase.acroform", "encodings.unicode_escape"):
         importlib.import_module(module)
     from generator.render.fonts import register_fonts
 

@@ -26,11 +26,45 @@ from generator.errors import PnpError
 from generator.project import Project
 
 
-def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]) -> tuple[str, list[Path]]:
+class CardClock:
+    """When a build's last card job (sheets, previews: everything but documents) was done, so the
+    rebuild line can say how soon the edited card was on disk while rulebooks were still being drawn.
+
+    Pass `progress` to `BuildSession.build`; it is called with the jobs that will run.
+    """
+
+    def __init__(self) -> None:
+        self.cards_done: float | None = None
+        self.document_labels: set[str] = set()
+
+    def reset(self) -> None:
+        self.cards_done, self.document_labels = None, set()
+
+    def progress(self, jobs: list[Any]) -> Callable[[Any], None]:
+        from generator.render.build import BOOKLET, DOCUMENTS, SHOWCASE  # not at import: `pnp --help` stays quick
+
+        documents = (DOCUMENTS, BOOKLET, SHOWCASE)
+        cards = {id(job) for job in jobs if getattr(job, "exporter", documents[0]) not in documents}
+        self.document_labels = {job.label for job in jobs if id(job) not in cards}
+
+        def one_done(job: Any) -> None:
+            if id(job) in cards:
+                cards.discard(id(job))
+                if not cards:
+                    self.cards_done = time.perf_counter()
+        return one_done
+
+
+def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path],
+                 clock: CardClock | None = None) -> tuple[str, list[Path]]:
     """Run one build and describe it in one line (or the error that stopped it); also returns the
-    inputs that changed while the build was reading them (to build again at once)."""
+    inputs that changed while the build was reading them (to build again at once). With a `clock`
+    the build reports to, a rebuild that redrew documents after the cards also says when the
+    cards were done."""
     names = ", ".join(project.display(p) for p in changed[:3])
     names += f" (+{len(changed) - 3} more)" if len(changed) > 3 else ""
+    if clock is not None:
+        clock.reset()
     started = time.perf_counter()
     try:
         result = build()
@@ -42,32 +76,36 @@ def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]
     what = ", ".join(written[:4]) + (f" (+{len(written) - 4} more)" if len(written) > 4 else "")
     again = [project.root / (name[3:].rpartition("/")[0] if name.startswith("ls:") else name.lstrip("?"))
              for name in result.changed_during_build]
+    cards = ""
+    if clock is not None and clock.cards_done is not None and clock.document_labels.intersection(summary.ran):
+        cards = f" (cards in {clock.cards_done - started:.2f} s)"
     return (f"{names or 'start'}: {len(summary.ran)} jobs rebuilt, {len(written)} files written"
-            f"{': ' + what if what else ''} in {elapsed:.2f} s"), again
+            f"{': ' + what if what else ''} in {elapsed:.2f} s{cards}"), again
 
 
 def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set[tuple[Any, str]]],
-               echo: Callable[[str], None]) -> None:
+               echo: Callable[[str], None], clock: CardClock | None = None) -> None:
     """Build once, then once per batch of file changes. Separated from watchfiles for testing.
 
     An input saved while a build was reading it is built again right away, without
     waiting for the next batch.
     """
-    _settle(project, build, [], echo)
+    _settle(project, build, [], echo, clock)
     echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ "
          "(Ctrl-C to stop)")
     for batch in changes:
         changed = sorted({Path(path) for _, path in batch if _relevant(Path(path))})
         if changed:
-            _settle(project, build, changed, echo)
+            _settle(project, build, changed, echo, clock)
 
 
 MAX_AGAIN = 20  # an editor saving in a loop must not keep `pnp watch` from reading the next batch
 
 
-def _settle(project: Project, build: Callable[[], Any], changed: list[Path], echo: Callable[[str], None]) -> None:
+def _settle(project: Project, build: Callable[[], Any], changed: list[Path], echo: Callable[[str], None],
+            clock: CardClock | None = None) -> None:
     for _ in range(MAX_AGAIN):
-        line, changed = rebuild_line(project, build, changed)
+        line, changed = rebuild_line(project, build, changed, clock)
         echo(line)
         if not changed:
             return
@@ -113,15 +151,16 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
     from generator.pipeline import BuildSession
 
     folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
+    clock = CardClock()
     with BuildSession(project, raster_jobs=1, registry=registry) as session:
         def run_build() -> Any:
-            return session.build(game_ids, options)
+            return session.build(game_ids, options, progress=clock.progress)
 
         def build() -> Any:
             return around(run_build) if around else run_build()
 
         with contextlib.suppress(KeyboardInterrupt):
-            watch_loop(project, build, watch(*folders, debounce=200, step=50, raise_interrupt=False), echo)
+            watch_loop(project, build, watch(*folders, debounce=200, step=50, raise_interrupt=False), echo, clock)
 
 
 # Every build option of `pnp build`, shared (the same click parameters), so watch cannot fall behind.

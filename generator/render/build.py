@@ -334,12 +334,14 @@ class Started:
         self.farmed.close()
 
 
-def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1) -> Started:
+def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1,
+          before_fork: Callable[[], None] | None = None) -> Started:
     """Find the fresh jobs and start the workers on the pure rest at once, before `run`.
 
     Workers only compute: nothing is written until `run`, so a caller may start
     the jobs, validate the game meanwhile (on the other core), and close them
-    unwritten if it refuses the build.
+    unwritten if it refuses the build. `before_fork` runs only when workers are
+    forked (to import what they would each import again).
     """
     reused: dict[int, JobRecord] = {}
     if cache is not None:
@@ -348,7 +350,7 @@ def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, pa
             if record is not None:
                 reused[id(job)] = record
     return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
-                                      parallel, project.gate))
+                                      parallel, project.gate, before_fork))
 
 
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
@@ -464,7 +466,8 @@ def longest_first(jobs: list[Job]) -> list[int]:
 
 
 def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int) -> None:
-    """In a forked worker: take the next job of `order` (longest first) until none is left, sending
+    """In a forked worker: take the next job from the front of `order` (longest first; `taken` holds the
+    front and the end of what is left) until none is left, sending
     (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
 
     Results go out through a sender thread: a result bigger than the pipe's buffer would otherwise hold
@@ -482,9 +485,9 @@ def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: 
     try:
         while True:
             with taken.get_lock():
-                position = taken.value
-                taken.value += 1
-            if position >= len(order):
+                position, end = taken[0], taken[1]
+                taken[0] = position + 1
+            if position >= end:
                 break
             index = order[position]
             job = jobs[index]
@@ -494,7 +497,7 @@ def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: 
                 error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
                 outbox.put((index, False, error))
                 with taken.get_lock():
-                    taken.value = len(order)  # the build fails: the other workers stop after their current job
+                    taken[0] = taken[1]  # the build fails: the other workers stop after their current job
                 break
     finally:
         outbox.put(None)
@@ -516,13 +519,18 @@ class ForkedJobs:
     """Pure jobs run in forked worker processes, longest first; results are collected as they come.
 
     Forking lets workers inherit the jobs (closures over loaded games), so only
-    results travel back. Each worker takes the next job from one shared counter
-    over the jobs sorted by estimated cost (`Job.cost`), so both cores stay busy
-    to the end whatever the mix. Only where fork exists and it pays: two or more
-    jobs and `parallel` > 1. Pool creation is this one constructor, easy to swap.
+    results travel back. The jobs are sorted by estimated cost (`Job.cost`); the
+    `parallel - 1` forked workers take the longest from the front of that list,
+    and this process, once its own jobs are done, takes the shortest from the
+    back (`rest`), so both cores stay busy to the end whatever the mix, and in
+    `pnp watch` the edited card's sheets are written first while a worker draws
+    the rulebooks. Only where fork exists and it pays: two or more jobs and
+    `parallel` > 1. Pool creation is this one constructor, easy to swap.
     """
 
-    def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate) -> None:
+    def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
+                 before_fork: Callable[[], None] | None = None) -> None:
+        import gc
         import multiprocessing
         import os
 
@@ -532,19 +540,29 @@ class ForkedJobs:
         self._delivered: set[int] = set()
         self._receivers: list[Any] = []
         self._processes: list[Any] = []
+        self._order: list[int] = []  # longest first: workers take from the front, this process from the back
+        self._taken: Any = None
+        self._gate = gate
         if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             self._index = {}
             return
+        if before_fork is not None:
+            before_fork()
         context = multiprocessing.get_context("fork")
-        order = longest_first(jobs)
-        taken = context.Value("i", 0)
-        for _ in range(min(parallel, len(jobs))):
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()), daemon=True)
-            process.start()
-            send.close()
-            self._processes.append(process)
-            self._receivers.append(receive)
+        self._order = order = longest_first(jobs)
+        self._taken = taken = context.Array("i", [0, len(order)])  # next from the front, end of the rest
+        gc.freeze()  # a worker's collector then never walks (and so copies) the heap it inherited
+        try:
+            for _ in range(min(parallel - 1, len(jobs) - 1)):  # this process is the last worker (`rest`)
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()),
+                                          daemon=True)
+                process.start()
+                send.close()
+                self._processes.append(process)
+                self._receivers.append(receive)
+        finally:
+            gc.unfreeze()
 
     def has(self, job: Job) -> bool:
         return id(job) in self._index
@@ -561,12 +579,35 @@ class ForkedJobs:
             if index in self._delivered or not self.has(job):
                 continue
             while index not in self._pending:
+                if self._run_next_here():
+                    continue
                 if not self._collect(block=True):
                     failed = sorted(i for i, (ok, _) in self._pending.items() if not ok)
                     if failed:
                         self._take(failed[0])
                     raise RuntimeError(f"the worker process running {job.label!r} ended without a result")
             yield self._take(index)
+
+    def _run_next_here(self) -> bool:
+        """Take the shortest job nobody has started yet and run it in this process, instead of waiting
+        idle for the workers (what it warms up, compiled templates and layouts, stays in this process
+        for the next build's forks); False when every job is taken."""
+        if self._taken is None:
+            return False
+        with self._taken.get_lock():
+            if self._taken[0] >= self._taken[1]:
+                return False
+            self._taken[1] -= 1
+            position = self._taken[1]
+        index = self._order[position]
+        job = self._jobs[index]
+        try:
+            self._pending[index] = (True, execute(job, self._gate))
+        except Exception as exc:  # raised when `rest` reaches the job, as a worker's failure would be
+            self._pending[index] = (False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}"))
+            with self._taken.get_lock():
+                self._taken[1] = self._taken[0]  # the build fails: the workers stop after their current job
+        return True
 
     def _take(self, index: int) -> tuple[Job, JobResult]:
         ok, value = self._pending.pop(index)

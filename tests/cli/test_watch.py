@@ -157,7 +157,7 @@ def test_pnp_watch_keeps_every_build_option_it_was_started_with(project_copy: Pr
     monkeypatch.setattr(pipeline, "BuildSession", _RecordingSession)
     _RecordingSession.seen = []
 
-    def three_rebuilds(project, build, changes, echo) -> None:  # what watch_loop does on start and two saves
+    def three_rebuilds(project, build, changes, echo, clock=None) -> None:  # what watch_loop does on start and two saves
         for _ in range(3):
             build()
 
@@ -185,3 +185,30 @@ def test_pnp_watch_refuses_a_bad_option_in_one_line(project_copy: Project, capsy
     assert code != 0
     assert err.strip().splitlines()[-1].endswith("--bleed 40 must be between 0 and 10 mm")
     assert "Traceback" not in err + out
+
+
+def test_a_rebuild_line_says_when_the_cards_were_done_before_the_documents(project_copy: Project) -> None:
+    """A renamed port card redraws its sheets and the documents that show the name; with --jobs 2 the
+    sheets are written first, and the line gives both times."""
+    import re
+
+    from generator.cli.watch import CardClock, rebuild_line
+    from generator.pipeline import BuildSession
+
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    options = BuildOptions(papers=("a4",), exports=("sheets", "preview"), jobs=2)
+    clock = CardClock()
+    with BuildSession(project_copy) as session:
+        def run_build():
+            return session.build(["counterattack"], options, progress=clock.progress)
+
+        rebuild_line(project_copy, run_build, [], clock)
+        edit(cards, "name: Tortuga,", "name: Tortuga Reef,")
+        line, again = rebuild_line(project_copy, run_build, [cards], clock)
+        assert not again
+        assert "counterattack-port-a4-duplex-long.pdf" in line
+        found = re.search(r" in (\d+\.\d\d) s \(cards in (\d+\.\d\d) s\)$", line)
+        assert found, line
+        assert float(found[2]) <= float(found[1])
+        unchanged, _ = rebuild_line(project_copy, run_build, [cards], clock)
+        assert unchanged.startswith("data/counterattack/cards.yaml: 0 jobs rebuilt") and "cards in" not in unchanged

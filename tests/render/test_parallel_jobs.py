@@ -86,3 +86,36 @@ def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation
         build(project, ["counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2))
     assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
                 and p.name != ".gitkeep"]
+
+
+def _made_by_whom(name: str, wait_for: Path, make: Path) -> list[OutputFile]:
+    """A job that says which process ran it, after signalling `make` and waiting (up to 30 s) for
+    `wait_for`: two such jobs waiting for each other finish only when two processes run them."""
+    import os
+    import time
+
+    make.touch()
+    deadline = time.monotonic() + 30
+    while not wait_for.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return [OutputFile(name, FileKind.SHEET, f"{os.getpid()} {wait_for.exists()}".encode())]
+
+
+def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> None:
+    """With --jobs 2 one worker is forked and this process is the second: the two jobs wait for each
+    other, so they finish only when both processes run one."""
+    import os
+
+    from generator.render.build import Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
+    outcomes = run(jobs, project, parallel=2)
+    assert [o.label for o in outcomes] == ["long", "short"]
+    ran = {name: (folder / name).read_text().split() for name in ("long.pdf", "short.pdf")}
+    assert ran["long.pdf"][1] == ran["short.pdf"][1] == "True"  # neither gave up waiting
+    pids = {ran["long.pdf"][0], ran["short.pdf"][0]}
+    assert len(pids) == 2 and str(os.getpid()) in pids
