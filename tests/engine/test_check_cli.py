@@ -144,8 +144,10 @@ DUPLICATE = {  # game -> (deal key, path to a list of cards in it)
 def test_a_duplicated_card_in_a_deal_is_reported_at_its_line(game_id: str, tmp_path: Path,
                                                              pnp: Run) -> None:
     import json
+    import shutil
 
-    repo = Path(__file__).resolve().parents[2]
+    repo = tmp_path / "project"  # a copy: `pnp simulate` keeps its latest run in output/ for the gallery
+    shutil.copytree(Path(__file__).resolve().parents[2] / "data" / game_id, repo / "data" / game_id)
     log = tmp_path / "games.jsonl"
     code, _out, err = pnp("-q", "--root", str(repo), "simulate", game_id, "--games", "1", "--bot", "random",
                           "--jobs", "1", "--seed", "3", "--log", str(log))
