@@ -68,7 +68,7 @@ def test_a_list_value_for_an_integer_is_refused_naming_the_path(root: Path,
     code, _out, err = run_pnp(capsys, "-q", "--root", str(root), "sweep", GAME, "-n", "5",
                               "--vary", "combinations.street.points=6,[7],9")
     assert code == 2
-    assert err.strip() == "pnp: --set combinations.street.points=[7]: expected a whole number (the data has 8), got '[7]'"
+    assert err.strip() == "pnp: --set combinations.street.points=[7]: expected a whole number (the data has 7), got '[7]'"
 
 
 @pytest.mark.parametrize(("args", "message"), [
