@@ -178,7 +178,12 @@ class LineScorer:
 
     def _line(self, numbers: Sequence[int], line: Sequence[int]) -> int:
         """Sets + runs VP of one line."""
-        total = 0
+        sets, runs = self._line_parts(numbers, line)
+        return sets + runs
+
+    def _line_parts(self, numbers: Sequence[int], line: Sequence[int]) -> tuple[int, int]:
+        """(VP from sets, VP from runs) of one line: its stretches of three or more active ships."""
+        sets = runs = 0
         segment: list[int] = []
         for s in (*line, -1):
             n = numbers[s] if s >= 0 else 0
@@ -186,25 +191,18 @@ class LineScorer:
                 segment.append(n)
                 continue
             if len(segment) >= 3:
-                total += (self._blocks(segment, 0, self.sets) + self._blocks(segment, 1, self.runs)
-                          + self._blocks(segment, -1, self.runs))
+                sets += self._blocks(segment, 0, self.sets)
+                runs += self._blocks(segment, 1, self.runs) + self._blocks(segment, -1, self.runs)
             segment = []
-        return total
+        return sets, runs
 
     def score(self, numbers: Sequence[int]) -> tuple[int, int]:
         """(VP from sets, VP from runs) for one player; `numbers[s]` is 0 where the player has no active ship."""
         sets = runs = 0
         for line in self.lines:
-            segment: list[int] = []
-            for s in (*line, -1):
-                n = numbers[s] if s >= 0 else 0
-                if n:
-                    segment.append(n)
-                    continue
-                if len(segment) >= 3:
-                    sets += self._blocks(segment, 0, self.sets)
-                    runs += self._blocks(segment, 1, self.runs) + self._blocks(segment, -1, self.runs)
-                segment = []
+            line_sets, line_runs = self._line_parts(numbers, line)
+            sets += line_sets
+            runs += line_runs
         return sets, runs
 
     @staticmethod
