@@ -6,7 +6,6 @@ pictures, the styles, whether fill-in boxes become AcroForm fields).
 
 from __future__ import annotations
 
-import dataclasses
 import fnmatch
 import re
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.contents import OnePassContents
+from generator.render.documents.formfields import FormField
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import FacePicture, resolve
 from generator.render.documents.scenes import SceneFlowable
@@ -84,52 +84,6 @@ class FieldBox(Flowable):
             canvas.setLineWidth(0.6)
             canvas.setFillColor(colors.white)
             canvas.rect(0, 0, self.width, self.box_height, stroke=1, fill=1)
-
-
-@dataclass(frozen=True)
-class FormField:
-    """One AcroForm text field as placed on a page (absolute position): enough to place it again."""
-
-    name: str
-    tooltip: str
-    x: float
-    y: float
-    width: float
-    height: float
-    colour: colors.Color
-    sums: tuple[str, ...] = ()
-
-    def add_to(self, canvas: Any) -> None:
-        canvas.acroForm.textfield(
-            name=self.name, tooltip=self.tooltip, x=self.x, y=self.y, width=self.width, height=self.height,
-            relative=False, borderWidth=0.6, borderColor=self.colour, fillColor=colors.white,
-            textColor=colors.black, fontSize=0, maxlen=40,
-        )
-        if self.sums:
-            _calculate(canvas, self.sums)
-
-    def renamed(self, old_prefix: str, new_prefix: str) -> FormField:
-        """The same field for another copy of the sheet: its name and its summands' names re-prefixed."""
-        def swap(name: str) -> str:
-            return new_prefix + name[len(old_prefix):] if name.startswith(old_prefix) else name
-
-        return dataclasses.replace(self, name=swap(self.name), sums=tuple(swap(n) for n in self.sums))
-
-
-def _calculate(canvas: Any, summands: tuple[str, ...]) -> None:
-    """Make the field just added a sum of `summands`: an /AA /C JavaScript action (Acrobat's
-    AFSimple_Calculate, which pdf.js and other script-running viewers share), listed in the
-    form's /CO calculation order (document order: a total's summands come above it)."""
-    from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
-
-    form = canvas.acroForm
-    ref = form.fields[-1]
-    widget = canvas._doc.idToObject[ref.name]
-    names = ", ".join(f'"{name}"' for name in summands)  # field names are [A-Za-z0-9_-] only
-    script = PDFString(f"AFSimple_Calculate(\"SUM\", new Array({names}));")
-    widget.dict["AA"] = PDFDictionary({"C": PDFDictionary({"S": PDFName("JavaScript"), "JS": script})})
-    order = form.extras.setdefault("CO", PDFArray([]))
-    order.sequence.append(ref)
 
 
 class Slot(Flowable):

@@ -37,7 +37,8 @@ from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.booklet import repeat_canvas
-from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder, FormField
+from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder
+from generator.render.documents.formfields import FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
 

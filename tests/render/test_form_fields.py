@@ -1,0 +1,165 @@
+"""Fillable score sheets written by our own field writer (`formfields`) against ReportLab's generic
+`acroForm.textfield`: every fillable sheet of every game, on both papers, read back with pypdf
+(names, rectangles, tooltips, lengths, flags, colours, scripts, calculation order, appearances) and
+rendered with pdfium, with and without its form filler, pixel for pixel the same."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from collections.abc import Iterator
+from typing import Any
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+
+from generator.load import load_game
+from generator.project import Project
+from generator.render.documents.formfields import FormField
+from generator.render.documents.rulebook import parse_template
+from generator.render.documents.sheets import SheetLayout, draw_sheet, has_fields, lay_out_sheet, sheet_name
+from generator.render.documents.sheets import sheet_templates
+
+PAPERS = ("a4", "letter")
+
+
+def generic_add_to(field: FormField, canvas: Any) -> None:
+    """The field as ReportLab's own AcroForm code writes it (what the sheets did before `formfields`)."""
+    canvas.acroForm.textfield(
+        name=field.name, tooltip=field.tooltip, x=field.x, y=field.y, width=field.width, height=field.height,
+        relative=False, borderWidth=0.6, borderColor=field.colour, fillColor=colors.white,
+        textColor=colors.black, fontSize=0, maxlen=40,
+    )
+    if field.sums:
+        form = canvas.acroForm
+        ref = form.fields[-1]
+        names = ", ".join(f'"{name}"' for name in field.sums)
+        script = PDFString(f"AFSimple_Calculate(\"SUM\", new Array({names}));")
+        canvas._doc.idToObject[ref.name].dict["AA"] = PDFDictionary(
+            {"C": PDFDictionary({"S": PDFName("JavaScript"), "JS": script})})
+        form.extras.setdefault("CO", PDFArray([])).sequence.append(ref)
+
+
+@pytest.fixture(scope="module")
+def fillable_pairs(project: Project) -> list[tuple[str, bytes, bytes]]:
+    """(label, PDF from our writer, PDF from ReportLab's) for every fillable sheet and paper."""
+    pairs = []
+    for game_id in project.game_ids():
+        game = load_game(project, game_id)
+        for template in sheet_templates(game, project):
+            parsed = parse_template(template, game, project)
+            if not has_fields(parsed[1]):
+                continue
+            for paper in PAPERS:
+                layout = lay_out_sheet(game, project, template, paper, parsed)
+                pairs.append((f"{game_id} {sheet_name(template)} {paper}", draw_sheet(layout, fillable=True),
+                              _generic(layout)))
+    return pairs
+
+
+def _generic(layout: SheetLayout) -> bytes:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(FormField, "add_to", generic_add_to)
+        return draw_sheet(layout, fillable=True)
+
+
+def _plain(value: Any) -> Any:
+    """A pypdf value as plain Python (numbers rounded as the PDF wrote them), references followed."""
+    value = value.get_object() if hasattr(value, "get_object") else value
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items() if key not in ("/P", "/AP", "/Parent")}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, float):
+        return round(value, 4)
+    return value if isinstance(value, int) else str(value)
+
+
+def widgets(data: bytes) -> Iterator[tuple[int, dict[str, Any], bytes, Any]]:
+    """Each widget in page order: its page, its entries, its appearance stream's data and dictionary."""
+    document = PdfReader(io.BytesIO(data))
+    for number, page in enumerate(document.pages):
+        for annotation in page.get("/Annots", []):
+            widget = annotation.get_object()
+            assert widget["/P"].get_object() == page.get_object()  # each widget names its own page
+            appearance = widget["/AP"]["/N"].get_object()
+            shape = {key: _plain(appearance[key]) for key in ("/BBox", "/Matrix", "/Subtype", "/Type")}
+            yield number, _plain(widget), appearance.get_data(), shape
+
+
+def test_every_fillable_sheet_is_covered(fillable_pairs) -> None:
+    labels = [label for label, _, _ in fillable_pairs]
+    games = {label.split(" ")[0] for label in labels}
+    assert games == {"all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire"}
+    assert len(labels) == 2 * len(games)
+
+
+def test_fields_read_back_as_reportlab_writes_them(fillable_pairs) -> None:
+    """Names, rectangles, tooltips, maxlen, /DA, /MK, /BS, flags, values and calculate scripts, page by
+    page in the same order; every widget has an appearance drawing the same box."""
+    for label, ours, theirs in fillable_pairs:
+        mine, reference = list(widgets(ours)), list(widgets(theirs))
+        assert len(mine) == len(reference) > 0, label
+        for (page, entries, stream, shape), (ref_page, ref_entries, ref_stream, ref_shape) in zip(
+                mine, reference, strict=True):
+            assert (page, entries) == (ref_page, ref_entries), label
+            assert stream == ref_stream and shape == ref_shape, (label, entries["/T"])
+            assert entries["/MaxLen"] == 40 and entries["/FT"] == "/Tx" and entries["/TU"], label
+        fields = PdfReader(io.BytesIO(ours)).get_fields()
+        assert list(fields) == list(PdfReader(io.BytesIO(theirs)).get_fields()), label  # /Fields order
+
+
+def test_calculation_order_and_form_defaults_match(fillable_pairs) -> None:
+    totals = 0
+    for label, ours, theirs in fillable_pairs:
+        forms = [PdfReader(io.BytesIO(data)).trailer["/Root"]["/AcroForm"] for data in (ours, theirs)]
+        order = [[str(ref.get_object()["/T"]) for ref in form.get("/CO", [])] for form in forms]
+        assert order[0] == order[1], label
+        totals += len(order[0])
+        assert forms[0]["/DA"] == forms[1]["/DA"] == "/Helv 0 Tf 0 g", label
+        assert forms[0]["/DR"]["/Font"]["/Helv"].get_object()["/BaseFont"] == "/Helvetica", label
+    assert totals >= 2 * (6 + 2)  # all-hands: a total per copy; under fire: one per captain
+
+
+def test_alike_boxes_share_one_appearance_and_one_font(fillable_pairs) -> None:
+    """The point of the writer: one appearance stream per distinct box, one form font per document."""
+    for label, ours, _ in fillable_pairs:
+        document = PdfReader(io.BytesIO(ours))
+        appearances, fonts, count = set(), set(), 0
+        for page in document.pages:
+            for annotation in page.get("/Annots", []):
+                appearance = annotation.get_object()["/AP"].raw_get("/N")
+                appearances.add(appearance.idnum)
+                fonts.add(appearance.get_object()["/Resources"]["/Font"].raw_get("/Helv").idnum)
+                count += 1
+        assert len(fonts) == 1, label
+        assert len(appearances) <= count // 3, label  # hundreds of boxes in a handful of sizes
+        assert int(document.trailer["/Size"]) < 2 * count, label  # was three objects a field
+
+
+def _pixels(data: bytes, forms: bool) -> list[str]:
+    document = pdfium.PdfDocument(data)
+    try:
+        if forms:
+            document.init_forms()
+        return [hashlib.sha256(bytes(page.render(scale=1, may_draw_forms=True).buffer)).hexdigest()
+                for page in document]
+    finally:
+        document.close()
+
+
+@pytest.mark.parametrize("forms", [False, True], ids=["appearances", "form-filler"])
+def test_renders_pixel_identical_to_reportlabs_fields(fillable_pairs, forms) -> None:
+    """At 72 dpi here (tests/bench/compare_fillable.py checks 72, 150 and 300 dpi over a whole build)."""
+    for label, ours, theirs in fillable_pairs:
+        assert _pixels(ours, forms) == _pixels(theirs, forms), label
+
+
+def test_fillable_sheets_are_deterministic(project: Project) -> None:
+    game = load_game(project, "pirates-under-fire")
+    template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "score-pad")
+    layout = lay_out_sheet(game, project, template, "a4")
+    assert draw_sheet(layout, fillable=True) == draw_sheet(layout, fillable=True)
