@@ -12,16 +12,24 @@ from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from reportlab.lib import colors
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFString
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFDocument, PDFName, PDFString
 
 from generator.load import load_game
 from generator.project import Project
-from generator.render.documents.formfields import FormField
+from generator.render.documents.formfields import FormField, plain_string
 from generator.render.documents.rulebook import parse_template
-from generator.render.documents.sheets import SheetLayout, draw_sheet, has_fields, lay_out_sheet, sheet_name
-from generator.render.documents.sheets import sheet_templates
+from generator.render.documents.sheets import (
+    SheetLayout,
+    draw_sheet,
+    has_fields,
+    lay_out_sheet,
+    sheet_name,
+    sheet_templates,
+)
 
 PAPERS = ("a4", "letter")
 
@@ -163,3 +171,15 @@ def test_fillable_sheets_are_deterministic(project: Project) -> None:
     template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "score-pad")
     layout = lay_out_sheet(game, project, template, "a4")
     assert draw_sheet(layout, fillable=True) == draw_sheet(layout, fillable=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x2FF), max_size=40))
+def test_plain_strings_are_written_as_reportlab_writes_them(text: str) -> None:
+    """The writer escapes names, tooltips and scripts itself when they are printable ASCII; otherwise
+    ReportLab formats them (None here)."""
+    escaped = plain_string(text)
+    if text.isascii() and text.isprintable():
+        assert escaped == PDFString(text).format(PDFDocument())
+    else:
+        assert escaped is None

@@ -20,7 +20,14 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase.acroform import bsPDF, makeFlags
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFObject, PDFObjectReference, PDFString
+from reportlab.pdfbase.pdfdoc import (
+    NoEncryption,
+    PDFArray,
+    PDFDictionary,
+    PDFObject,
+    PDFObjectReference,
+    PDFString,
+)
 
 FONT = "Helvetica"        # the form font: a standard-14 font every viewer has
 BORDER_WIDTH = 0.6
@@ -58,15 +65,44 @@ class FormField:
 
 class _Widget(PDFObject):
     """A text field's widget annotation: prepared bytes joined with the parts formatted at save time
-    (strings, which an encrypting document would encrypt per object, and references to other objects)."""
+    (strings, which an encrypting document would encrypt per object, and references to other objects).
+
+    In an unencrypted document (ours) plain strings are escaped once, when the field is added, so saving
+    formats only the references."""
 
     __RefOnly__ = 1
 
     def __init__(self, parts: list[bytes | PDFObject]):
         self.parts = parts
+        self.plain = _escaped(parts)
 
     def format(self, document: Any) -> bytes:
-        return b"".join(part if isinstance(part, bytes) else part.format(document) for part in self.parts)
+        parts = self.plain if self.plain is not None and isinstance(document.encrypt, NoEncryption) else self.parts
+        return b"".join(part if isinstance(part, bytes) else part.format(document) for part in parts)
+
+
+def plain_string(text: str) -> bytes | None:
+    """`text` as an unencrypted PDF string, the bytes ReportLab's `PDFString` writes, when it is printable
+    ASCII (the only characters that need escaping are the backslash and parentheses); None otherwise."""
+    if not (text.isascii() and text.isprintable()):
+        return None
+    return b"(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode() + b")"
+
+
+def _escaped(parts: list[bytes | PDFObject]) -> list[bytes | PDFObject] | None:
+    """`parts` with every string escaped and runs of bytes joined; None if a string is not plain ASCII."""
+    joined: list[bytes | PDFObject] = []
+    for part in parts:
+        piece: bytes | PDFObject | None = part
+        if isinstance(part, PDFString):
+            piece = plain_string(part.s) if isinstance(part.s, str) else None
+            if piece is None:
+                return None
+        if isinstance(piece, bytes) and joined and isinstance(joined[-1], bytes):
+            joined[-1] += piece
+        elif piece is not None:
+            joined.append(piece)
+    return joined
 
 
 class FieldWriter:
