@@ -4,9 +4,11 @@ ReportLab's `acroForm.textfield` gives every field its own Helvetica font object
 appearance stream (the font reference differs, so its appearance cache never hits), and builds
 the widget as nested PDF dictionaries that are formatted object by object when the file is saved.
 A fillable sheet has hundreds of boxes in a handful of sizes, so here one document has one form
-font, one appearance stream per distinct look (size, border colour; every box is empty, white,
-0.6 pt solid border), and each widget is a flat list of prepared bytes plus the few strings and
-references that must be formatted at save time. The widget's entries are the ones ReportLab
+font; each field keeps an appearance stream object of its own (a form filler such as pypdf rewrites
+a filled field's stream in place: shared, every alike box would show the value), but the stream's
+bytes are made once per distinct look (size, border colour; every box is empty, white, 0.6 pt solid
+border); and each widget is a flat list of prepared bytes plus the few strings and references that
+must be formatted at save time. The widget's entries are the ones ReportLab
 writes (/DA, /MK, /BS, /F, /Ff, /MaxLen, /TU, /V, /DV, /P, /Rect, /AP), so viewers fill and
 render the fields as before; the appearance streams are ReportLab's own (`txAP`).
 """
@@ -26,6 +28,7 @@ from reportlab.pdfbase.pdfdoc import (
     PDFDictionary,
     PDFObject,
     PDFObjectReference,
+    PDFStream,
     PDFString,
 )
 
@@ -116,7 +119,8 @@ class FieldWriter:
         self.form = canvas.acroForm  # the /AcroForm dictionary: /Fields, /DR, /DA, /CO
         font_ref, self.font_name = self.form.makeFont(FONT)  # registers /Helv in the form's /DR
         self.font_resource = f"<</{self.font_name} {font_ref}>>"
-        self.appearances: dict[tuple[float, float, tuple[float, ...]], PDFObjectReference] = {}
+        self.appearances: dict[tuple[Any, ...], PDFStream] = {}  # ReportLab's stream for each look of box
+        self.formatted: dict[tuple[Any, ...], bytes] = {}  # its bytes in the file, made once
         self.looks: dict[tuple[float, ...], list[bytes | PDFObject]] = {}
         self.flags = f"\n/F {makeFlags('print')}\n/FT /Tx\n/Ff 0".encode()
         self.text_colour = self.form.streamFillColor(TEXT_COLOUR)
@@ -160,14 +164,34 @@ class FieldWriter:
 
     def _appearance(self, width: float, height: float, border: colors.Color,
                     colour: tuple[float, ...]) -> PDFObjectReference:
-        """The normal appearance of an empty box this size with this border: made once, shared by all alike."""
+        """The normal appearance of an empty box this size with this border, as an object of the field's own:
+        a form filler may rewrite it in place when the player types (pypdf does), so it is never shared;
+        its bytes are made once for all boxes alike."""
         key = (width, height, colour)
-        found = self.appearances.get(key)
+        stream = self.appearances.get(key)
+        if stream is None:
+            stream = self.appearances[key] = self.form.txAP(
+                "N", "", self.font_name, self.font_resource, 0, fillColor=FILL_COLOUR, borderColor=border,
+                textColor=TEXT_COLOUR, borderWidth=BORDER_WIDTH, borderStyle="solid", width=width, height=height,
+                dashLen=3)
+        return self.doc.Reference(_Appearance(stream, key, self.formatted))
+
+
+class _Appearance(PDFObject):
+    """One field's appearance stream: ReportLab's stream, formatted once for every box alike (`formatted`,
+    owned by the field writer) when the document is not encrypted (an encrypted one encrypts each stream)."""
+
+    __RefOnly__ = 1
+
+    def __init__(self, stream: PDFStream, key: tuple[Any, ...], formatted: dict[tuple[Any, ...], bytes]):
+        self.stream, self.key, self.formatted = stream, key, formatted
+
+    def format(self, document: Any) -> bytes:
+        if not isinstance(document.encrypt, NoEncryption):
+            return bytes(self.stream.format(document))
+        found = self.formatted.get(self.key)
         if found is None:
-            stream = self.form.txAP("N", "", self.font_name, self.font_resource, 0, fillColor=FILL_COLOUR,
-                                    borderColor=border, textColor=TEXT_COLOUR, borderWidth=BORDER_WIDTH,
-                                    borderStyle="solid", width=width, height=height, dashLen=3)
-            found = self.appearances[key] = self.doc.Reference(stream)
+            found = self.formatted[self.key] = bytes(self.stream.format(document))
         return found
 
 
