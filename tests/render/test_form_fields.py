@@ -209,3 +209,36 @@ def test_filling_one_field_leaves_the_alike_boxes_empty(fillable_pairs) -> None:
     assert after[neighbour]["/V"] == ""
     assert after[neighbour]["/AP"]["/N"].get_data() == before[neighbour]["/AP"]["/N"].get_data()
     assert b" Tj" not in after[neighbour]["/AP"]["/N"].get_data()
+
+
+@pytest.mark.parametrize("encrypt", [None, "secret"], ids=["plain", "encrypted"])
+def test_fields_read_back_from_a_canvas_of_their_own(encrypt) -> None:
+    """Two alike boxes and a total, on a bare canvas: names (ASCII and not), tooltips, script and order read
+    back, encrypted too (strings and streams are then encrypted per object, not formatted once)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, encrypt=encrypt)
+    blue = colors.Color(0.1, 0.2, 0.3)
+    boxes = [FormField("a", "Row (a) · first", 10, 20, 50, 14, blue), FormField("b", "Row b", 10, 40, 50, 14, blue),
+             FormField("total", "Total − all", 10, 60, 50, 14, blue, sums=("a", "b"))]
+    for box in boxes:
+        box.add_to(canvas)
+    canvas.showPage()
+    canvas.save()
+    document = PdfReader(io.BytesIO(buffer.getvalue()))
+    if encrypt:
+        assert document.is_encrypted and document.decrypt(encrypt)
+    fields = document.get_fields()
+    assert list(fields) == ["a", "b", "total"]
+    assert [fields[box.name]["/TU"] for box in boxes] == [box.tooltip for box in boxes]
+    form = document.trailer["/Root"]["/AcroForm"]
+    assert [str(ref.get_object()["/T"]) for ref in form["/CO"]] == ["total"]
+    total = form["/CO"][0].get_object()
+    assert total["/AA"]["/C"]["/JS"] == 'AFSimple_Calculate("SUM", new Array("a", "b"));'
+    widgets = [a.get_object() for a in document.pages[0]["/Annots"]]
+    assert [[round(float(v), 3) for v in w["/Rect"]] for w in widgets] == [[10, 20, 60, 34], [10, 40, 60, 54],
+                                                                            [10, 60, 60, 74]]
+    streams = [w["/AP"]["/N"].get_data() for w in widgets]
+    assert streams[0] == streams[1] == streams[2] and b"re" in streams[0]  # alike boxes, alike appearances
+    assert len({w["/AP"].raw_get("/N").idnum for w in widgets}) == 3  # each its own object
