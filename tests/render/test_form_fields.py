@@ -68,6 +68,13 @@ def fillable_pairs(project: Project) -> list[tuple[str, bytes, bytes]]:
     return pairs
 
 
+@pytest.fixture(scope="module")
+def read_back(fillable_pairs) -> list[tuple[str, PdfReader, PdfReader]]:
+    """The same pairs read with pypdf, once for all the tests below (parsing is the slow part)."""
+    return [(label, PdfReader(io.BytesIO(ours)), PdfReader(io.BytesIO(theirs)))
+            for label, ours, theirs in fillable_pairs]
+
+
 def _generic(layout: SheetLayout) -> bytes:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(FormField, "add_to", generic_add_to)
@@ -86,13 +93,12 @@ def _plain(value: Any) -> Any:
     return value if isinstance(value, int) else str(value)
 
 
-def widgets(data: bytes) -> Iterator[tuple[int, dict[str, Any], bytes, Any]]:
+def widgets(document: PdfReader) -> Iterator[tuple[int, dict[str, Any], bytes, Any]]:
     """Each widget in page order: its page, its entries, its appearance stream's data and dictionary."""
-    document = PdfReader(io.BytesIO(data))
     for number, page in enumerate(document.pages):
         for annotation in page.get("/Annots", []):
             widget = annotation.get_object()
-            assert widget["/P"].get_object() == page.get_object()  # each widget names its own page
+            assert widget.raw_get("/P").idnum == page.indirect_reference.idnum  # each widget names its own page
             appearance = widget["/AP"]["/N"].get_object()
             shape = {key: _plain(appearance[key]) for key in ("/BBox", "/Matrix", "/Subtype", "/Type")}
             yield number, _plain(widget), appearance.get_data(), shape
@@ -105,10 +111,10 @@ def test_every_fillable_sheet_is_covered(fillable_pairs) -> None:
     assert len(labels) == 2 * len(games)
 
 
-def test_fields_read_back_as_reportlab_writes_them(fillable_pairs) -> None:
+def test_fields_read_back_as_reportlab_writes_them(read_back) -> None:
     """Names, rectangles, tooltips, maxlen, /DA, /MK, /BS, flags, values and calculate scripts, page by
     page in the same order; every widget has an appearance drawing the same box."""
-    for label, ours, theirs in fillable_pairs:
+    for label, ours, theirs in read_back:
         mine, reference = list(widgets(ours)), list(widgets(theirs))
         assert len(mine) == len(reference) > 0, label
         for (page, entries, stream, shape), (ref_page, ref_entries, ref_stream, ref_shape) in zip(
@@ -116,14 +122,13 @@ def test_fields_read_back_as_reportlab_writes_them(fillable_pairs) -> None:
             assert (page, entries) == (ref_page, ref_entries), label
             assert stream == ref_stream and shape == ref_shape, (label, entries["/T"])
             assert entries["/MaxLen"] == 40 and entries["/FT"] == "/Tx" and entries["/TU"], label
-        fields = PdfReader(io.BytesIO(ours)).get_fields()
-        assert list(fields) == list(PdfReader(io.BytesIO(theirs)).get_fields()), label  # /Fields order
+        assert list(ours.get_fields()) == list(theirs.get_fields()), label  # /Fields order
 
 
-def test_calculation_order_and_form_defaults_match(fillable_pairs) -> None:
+def test_calculation_order_and_form_defaults_match(read_back) -> None:
     totals = 0
-    for label, ours, theirs in fillable_pairs:
-        forms = [PdfReader(io.BytesIO(data)).trailer["/Root"]["/AcroForm"] for data in (ours, theirs)]
+    for label, ours, theirs in read_back:
+        forms = [document.trailer["/Root"]["/AcroForm"] for document in (ours, theirs)]
         order = [[str(ref.get_object()["/T"]) for ref in form.get("/CO", [])] for form in forms]
         assert order[0] == order[1], label
         totals += len(order[0])
@@ -132,11 +137,10 @@ def test_calculation_order_and_form_defaults_match(fillable_pairs) -> None:
     assert totals >= 2 * (6 + 2)  # all-hands: a total per copy; under fire: one per captain
 
 
-def test_one_form_font_and_an_appearance_object_per_field(fillable_pairs) -> None:
+def test_one_form_font_and_an_appearance_object_per_field(read_back) -> None:
     """One form font per document (ReportLab made one a field); each field keeps an appearance object of
     its own, since a filler may rewrite it in place (the filling test below)."""
-    for label, ours, theirs in fillable_pairs:
-        document = PdfReader(io.BytesIO(ours))
+    for label, document, theirs in read_back:
         appearances, fonts, count = set(), set(), 0
         for page in document.pages:
             for annotation in page.get("/Annots", []):
@@ -147,7 +151,7 @@ def test_one_form_font_and_an_appearance_object_per_field(fillable_pairs) -> Non
         assert len(fonts) == 1, label
         assert len(appearances) == count, label
         objects = int(document.trailer["/Size"])
-        assert objects == int(PdfReader(io.BytesIO(theirs)).trailer["/Size"]) - (count - 1), label
+        assert objects == int(theirs.trailer["/Size"]) - (count - 1), label
 
 
 def _pixels(data: bytes, forms: bool) -> list[str]:
