@@ -109,7 +109,7 @@ def _escaped(parts: list[bytes | PDFObject]) -> list[bytes | PDFObject] | None:
 
 
 class FieldWriter:
-    """Adds text fields to one canvas's document, sharing the form font and the appearance streams.
+    """Adds text fields to one canvas's document: one form font for all, appearance bytes made once per look.
 
     Owned by the canvas it writes to (`field_writer`), so nothing outlives the document."""
 
