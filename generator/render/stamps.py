@@ -21,6 +21,7 @@ every entry is a pure value keyed by all it depends on), never to the module.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
@@ -194,7 +195,7 @@ class FormStore:
                            height if uppery is None else uppery)
         form.compression = c._pageCompression
         if stream is None:
-            form.setStreamList([c._preamble, *c._code])
+            form.stream = pdfdoc_bytes("\n".join([c._preamble, *c._code]))  # what `setStreamList` makes
         else:
             form.stream = stream
         c._setColorSpace(form)
@@ -205,6 +206,19 @@ class FormStore:
         c._restartAccumulators()
         c.pop_state_stack()
         return bytes(form.stream)
+
+
+_UNMAPPED_ASCII = re.compile(rb"[\x18-\x1f]")  # the only ASCII codes ReportLab's pdfdoc encoding has no byte for
+
+
+def pdfdoc_bytes(text: str) -> bytes:
+    """`text` in ReportLab's PDFDocEncoding (`pdfdoc.pdfdocEnc`), the same bytes: content streams are ASCII,
+    which that encoding maps to itself, and its per-character table costs ~100 ns a character."""
+    if text.isascii():
+        data = text.encode("ascii")
+        if not _UNMAPPED_ASCII.search(data):
+            return data
+    return bytes(pdfdoc.pdfdocEnc(text))
 
 
 def doc_state(doc: Any) -> DocState:
