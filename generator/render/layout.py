@@ -122,6 +122,18 @@ class Face:
     corner: float
     elements: tuple[Element, ...]
 
+    def __hash__(self) -> int:
+        """Hashed once: a face keys the sheet's form names and the form store's recordings, each a few times."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.width, self.height, self.shape, self.corner, self.elements))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached hash: another process hashes strings differently."""
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
 
 @dataclass
 class _Value:
@@ -701,18 +713,22 @@ def _holds(value: _Value, context: dict[str, Any], what: str, item: Item) -> boo
         raise
 
 
+def _whose(item: Item | None) -> str:
+    """Which item a bad templated value came from, for the error line (made only when there is one)."""
+    return f" (for {item.key})" if item else ""
+
+
 def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item: Item | None = None) -> Any:
     """Check one value against its kind; templated values arrive as strings and are converted."""
-    whose = f" (for {item.key})" if item else ""
     if kind == "num":
         if isinstance(value, bool):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}", where)
         try:
             number = float(value)
         except (TypeError, ValueError, OverflowError):
-            raise DataError(f"element '{element}' {key} must be a number, got {value!r}{whose}", where) from None
+            raise DataError(f"element '{element}' {key} must be a number, got {value!r}{_whose(item)}", where) from None
         if not math.isfinite(number):  # never let inf or nan reach a PDF
-            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{whose}", where)
+            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{_whose(item)}", where)
         return number
     if kind == "bool":
         if isinstance(value, bool):
@@ -720,7 +736,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         text = str(value).strip().lower()
         if text in ("true", "false"):
             return text == "true"
-        raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{whose}", where)
+        raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{_whose(item)}", where)
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise DataError(f"element '{element}' {key} must be a string, got {value!r}", where)
     value = composed(str(value))  # 'u' + combining accent drawn as 'ú', which the fonts have
@@ -728,7 +744,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         value = value.strip()
         if value != "none" and not HEX.match(value):
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
-                            f"got {value!r}{whose}", where)
+                            f"got {value!r}{_whose(item)}", where)
     elif kind == "font":
         from generator.render.fonts import FONT_FILES
 
@@ -738,7 +754,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
                             f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
-            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{whose}"
+            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{_whose(item)}"
                             f" (icons: {', '.join(ICONS)})", where)
     elif kind == "ink" and value not in INK_ROLES:
         raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)

@@ -118,3 +118,22 @@ def test_items_that_read_the_same_resolve_to_one_face(fresh_project) -> None:
     faces = [library.face(game, component, item, "front") for item in component.items]
     assert faces[0] is faces[1] is faces[2]
     assert faces[3] != faces[0]
+
+
+def test_a_face_keeps_its_hash_but_sends_none_to_another_process() -> None:
+    """Faces key form names and recordings: hashed once, equal faces hash alike, and a pickled face
+    (sent to a worker, where strings hash differently) carries no cached hash."""
+    import pickle
+
+    from generator.render.layout import Element, Face
+
+    def made() -> Face:
+        return Face(63.0, 88.0, "rect", 3.0, (Element("text", "title", (("text", "Kraken"), ("x", 4.0))),))
+
+    face = made()
+    assert hash(face) == hash(made()) and face == made()
+    assert "_hash" in face.__dict__
+    sent = pickle.loads(pickle.dumps(face))
+    assert "_hash" not in sent.__dict__ and sent == face and hash(sent) == hash(face)
+    moved = dataclasses.replace(face, width=64.0)
+    assert moved != face and hash(moved) == hash(dataclasses.replace(made(), width=64.0))
