@@ -201,6 +201,16 @@ class Layout:
         return found
 
 
+def _stored_references(value: Any) -> bool:
+    """A cached `_references` entry has the shape it writes: None, or (fields, names) of strings."""
+    if value is None:
+        return True
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], tuple)
+            and isinstance(value[1], tuple)
+            and all(isinstance(f, tuple) and len(f) == 2 and all(isinstance(p, str) for p in f) for f in value[0])
+            and all(isinstance(n, str) for n in value[1]))
+
+
 def _suggest(value: str, choices: list[str] | tuple[str, ...]) -> str:
     close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
@@ -376,13 +386,36 @@ class LayoutLibrary:
         """What a template that compiled reads (see `References`), parsed once per source text."""
         key = ("references", expression, source)
         if key not in self._compiled:
-            from jinja2.parser import Parser
+            def parse() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | None:
+                from jinja2.parser import Parser
 
-            tree = (Parser(self.env, source, state="variable").parse_expression() if expression
-                    else self.env.parse(source))
-            self._compiled[key] = template_references(tree)
+                tree = (Parser(self.env, source, state="variable").parse_expression() if expression
+                        else self.env.parse(source))
+                found = template_references(tree)
+                return None if found is None else (tuple(sorted(found.fields)), tuple(sorted(found.names)))
+
+            cache = self.env.code_cache
+            stored = parse() if cache is None else cache.plain(key, self._references_fingerprint(), parse,
+                                                                _stored_references)
+            self._compiled[key] = None if stored is None else References(frozenset(stored[0]), frozenset(stored[1]))
         found: References | None = self._compiled[key]
         return found
+
+    def _references_fingerprint(self) -> bytes:
+        """What `template_references` finds depends on: Jinja's parser (the environment's fingerprint),
+        this module's code and the names it treats as reserved (read from classes at import)."""
+        found = self._compiled.get(("references-fingerprint",))
+        if found is None:
+            import hashlib
+
+            from generator.render.template_cache import environment_fingerprint
+
+            digest = hashlib.sha256(environment_fingerprint(self.env))
+            digest.update(Path(__file__).read_bytes())
+            digest.update(repr((sorted(_RESERVED), sorted(_PER_ITEM.items()), sorted(_UNKNOWABLE_NAMES),
+                                sorted(_UNKNOWABLE_FILTERS))).encode())
+            found = self._compiled[("references-fingerprint",)] = digest.digest()
+        return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:
         """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""

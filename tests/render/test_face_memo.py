@@ -137,3 +137,23 @@ def test_a_face_keeps_its_hash_but_sends_none_to_another_process() -> None:
     assert "_hash" not in sent.__dict__ and sent == face and hash(sent) == hash(face)
     moved = dataclasses.replace(face, width=64.0)
     assert moved != face and hash(moved) == hash(dataclasses.replace(made(), width=64.0))
+
+
+def test_a_warm_process_reads_template_references_from_the_cache(fresh_project, monkeypatch) -> None:
+    """What each layout template reads is parsed once per user cache: a fresh library (a fresh process)
+    gets the same references without parsing, and so resolves the same faces."""
+    from generator.render import layout as layout_module
+
+    game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 2)
+    cold = LayoutLibrary(fresh_project)
+    cold_faces = [cold.face(game, component, item, "front") for item in component.items]
+    cold_refs = [value.refs for _, value in cold.get(component.front).templates()]
+    assert any(refs is not None and refs.fields for refs in cold_refs)
+
+    def refuse(tree: object) -> None:
+        raise AssertionError("parsed again instead of read from the cache")
+
+    monkeypatch.setattr(layout_module, "template_references", refuse)
+    warm = LayoutLibrary(fresh_project.with_gate(type(fresh_project.gate)(fresh_project.root)))
+    assert [value.refs for _, value in warm.get(component.front).templates()] == cold_refs
+    assert [warm.face(game, component, item, "front") for item in component.items] == cold_faces

@@ -128,3 +128,28 @@ def test_a_bad_expression_is_refused_as_jinja_refuses_it_and_not_stored(tmp_path
             LimitedEnvironment().compile_expression(source)
         assert cached.value.message == plain.value.message
     assert entries(tmp_path) == []
+
+
+def test_plain_values_are_kept_made_again_when_damaged_and_keyed_by_fingerprint(tmp_path: Path) -> None:
+    made: list[str] = []
+
+    def make() -> tuple[tuple[str, str], ...]:
+        made.append("x")
+        return (("card", "rank"),)
+
+    def valid(value: object) -> bool:
+        return isinstance(value, tuple)
+
+    cache = CodeCache(tmp_path)
+    assert cache.plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert len(made) == 1  # the second process read it
+    CodeCache(tmp_path).plain(("refs", "a"), b"two", make, valid)  # other code that made it: a miss
+    assert len(made) == 2
+    for entry in tmp_path.glob("*.plain"):
+        entry.write_bytes(entry.read_bytes()[:-3])  # damaged: made again, not trusted
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert len(made) == 3
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, lambda value: False) == (("card", "rank"),)
+    assert len(made) == 4  # an entry of the wrong shape is made again
+    assert CodeCache(None).plain(("refs", "b"), b"one", make, valid) == (("card", "rank"),)
