@@ -96,12 +96,16 @@ class _Forms:
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
-    """(front, back) of every physical copy, in the component's stable order."""
+    """(front, back) of every physical copy, in the component's stable order (an item's copies share its faces:
+    resolved, and their reads inherited, once per item)."""
     faces = []
-    for item, _copy in component.copies():
+    has_back = back_layout(component) is not None
+    for item in component.items:
+        if item.count <= 0:  # no copy to print: nothing resolved, as `component.copies()` gives none
+            continue
         front = renderer.face(game, component, item, "front")
-        back = renderer.face(game, component, item, "back") if back_layout(component) else None
-        faces.append((front, back))
+        back = renderer.face(game, component, item, "back") if has_back else None
+        faces.extend([(front, back)] * item.count)
     return faces
 
 
