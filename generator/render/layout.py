@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from generator.errors import DataError, Location
-from generator.load.yamlsrc import YMap, read_yaml
+from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.glyphs import composed
@@ -201,6 +201,70 @@ class Layout:
         return found
 
 
+class _NotPlain(Exception):
+    """A parsed YAML value `_plain_yaml` cannot write as marshal's plain data."""
+
+
+_YAML_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_yaml(node: Any) -> Any:
+    """A parsed layout (YMap / YList / scalars, with their lines) as plain nested tuples for the cache."""
+    kind = type(node)
+    if kind is YMap:
+        entries = []
+        for key, value in node.items():
+            if type(key) not in _YAML_SCALARS:
+                raise _NotPlain(key)
+            entries.append((key, _plain_line(node.key_locations[key]), _plain_yaml(value)))
+        return ("M", _plain_line(node.location), tuple(entries))
+    if kind is YList:
+        if len(node.item_locations) != len(node):
+            raise _NotPlain(node)
+        return ("L", _plain_line(node.location),
+                tuple((_plain_line(where), _plain_yaml(value)) for where, value in zip(node.item_locations, node)))
+    if kind in _YAML_SCALARS:
+        return ("S", node)
+    raise _NotPlain(node)
+
+
+def _plain_line(where: Location) -> int:
+    if where.column:
+        raise _NotPlain(where)
+    return where.line
+
+
+def _rebuilt_yaml(plain: Any, display: str, places: dict[int, Location]) -> Any:
+    """`_plain_yaml`'s tuples back as the YMap / YList tree `read_yaml` returned (locations in `display`)."""
+    kind = plain[0]
+    if kind == "S":
+        return plain[1]
+    if kind == "M":
+        mapping = YMap()
+        mapping.location = _place(places, display, plain[1])
+        mapping.key_locations = {}
+        for key, line, value in plain[2]:
+            mapping[key] = _rebuilt_yaml(value, display, places)
+            mapping.key_locations[key] = _place(places, display, line)
+        return mapping
+    if kind == "L":
+        entries = YList(_rebuilt_yaml(value, display, places) for _, value in plain[2])
+        entries.location = _place(places, display, plain[1])
+        entries.item_locations = [_place(places, display, line) for line, _ in plain[2]]
+        return entries
+    raise ValueError(f"not a cached YAML node: {kind!r}")
+
+
+def _place(places: dict[int, Location], display: str, line: int) -> Location:
+    """One `Location` per line of a rebuilt file (they are frozen values: shared)."""
+    found = places.get(line)
+    if found is None:
+        if type(line) is not int:
+            raise TypeError(line)
+        found = places[line] = Location(display, line)
+    return found
+
+
 def _stored_references(value: Any) -> bool:
     """A cached `_references` entry has the shape it writes: None, or (fields, names) of strings."""
     if value is None:
@@ -257,8 +321,34 @@ class LayoutLibrary:
             known = sorted(p.stem for p in path.parent.glob("*.yaml")) if path.parent.is_dir() else []
             hint = f" (layouts there: {', '.join(known)})" if known else ""
             raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
-        doc = read_yaml(path, display, gate)
-        return self._compile(name, doc, display, (*chain, name))
+        return self._compile(name, self._read_layout(path, display), display, (*chain, name))
+
+    def _read_layout(self, path: Path, display: str) -> Any:
+        """The layout file parsed (`read_yaml`), or rebuilt from the per-user cache when a process before
+        parsed the very same bytes: the same mappings, lists, values and lines, read through the gate."""
+        gate = self.project.gate
+        cache = self.env.code_cache
+        if cache is None:
+            return read_yaml(path, display, gate)
+        import hashlib
+
+        data = gate.read_bytes(path, Location(display), limit=MAX_FILE_BYTES)  # recorded, as read_yaml records it
+        key = ("layout-yaml", hashlib.sha256(data).hexdigest())
+
+        def parse() -> Any:
+            try:
+                return _plain_yaml(read_yaml(path, display, gate))
+            except _NotPlain:
+                return None  # a value marshal cannot keep (a date): parsed every time
+
+        stored = cache.plain(key, self._fingerprint("yaml"), parse, lambda value: value is None or
+                             isinstance(value, tuple))
+        if stored is not None:
+            try:
+                return _rebuilt_yaml(stored, display, {})
+            except (TypeError, ValueError, IndexError, KeyError):
+                pass  # not what `_plain_yaml` writes: parse it
+        return read_yaml(path, display, gate)
 
     # -- compiling -------------------------------------------------------------------------
 
@@ -404,17 +494,31 @@ class LayoutLibrary:
     def _references_fingerprint(self) -> bytes:
         """What `template_references` finds depends on: Jinja's parser (the environment's fingerprint),
         this module's code and the names it treats as reserved (read from classes at import)."""
-        found = self._compiled.get(("references-fingerprint",))
+        return self._fingerprint("references")
+
+    def _fingerprint(self, what: str) -> bytes:
+        """The code a cached value of kind `what` was made by: "references" (`_references`: Jinja's parser,
+        this module, the reserved names), "yaml" (`_read_layout`: PyYAML, yamlsrc.py, this module)."""
+        found = self._compiled.get(("fingerprint", what))
         if found is None:
             import hashlib
 
-            from generator.render.template_cache import environment_fingerprint
-
-            digest = hashlib.sha256(environment_fingerprint(self.env))
+            digest = hashlib.sha256(what.encode() + b"\0")
             digest.update(Path(__file__).read_bytes())
-            digest.update(repr((sorted(_RESERVED), sorted(_PER_ITEM.items()), sorted(_UNKNOWABLE_NAMES),
-                                sorted(_UNKNOWABLE_FILTERS))).encode())
-            found = self._compiled[("references-fingerprint",)] = digest.digest()
+            if what == "references":
+                from generator.render.template_cache import environment_fingerprint
+
+                digest.update(environment_fingerprint(self.env))
+                digest.update(repr((sorted(_RESERVED), sorted(_PER_ITEM.items()), sorted(_UNKNOWABLE_NAMES),
+                                    sorted(_UNKNOWABLE_FILTERS))).encode())
+            else:
+                import yaml
+
+                from generator.load import yamlsrc
+
+                digest.update(repr((yaml.__version__, yaml.__with_libyaml__)).encode())
+                digest.update(Path(yamlsrc.__file__).read_bytes())
+            found = self._compiled[("fingerprint", what)] = digest.digest()
         return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:

@@ -157,3 +157,42 @@ def test_a_warm_process_reads_template_references_from_the_cache(fresh_project, 
     warm = LayoutLibrary(fresh_project.with_gate(type(fresh_project.gate)(fresh_project.root)))
     assert [value.refs for _, value in warm.get(component.front).templates()] == cold_refs
     assert [warm.face(game, component, item, "front") for item in component.items] == cold_faces
+
+
+def _same_yaml(left: object, right: object) -> bool:
+    """Equal values of the same types, with the same locations everywhere (YMap / YList)."""
+    from generator.load.yamlsrc import YList, YMap
+
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, YMap):
+        assert isinstance(right, YMap)
+        return (left.location == right.location and left.key_locations == right.key_locations
+                and list(left) == list(right) and all(_same_yaml(left[k], right[k]) for k in left))
+    if isinstance(left, YList):
+        assert isinstance(right, YList)
+        return (left.location == right.location and left.item_locations == right.item_locations
+                and len(left) == len(right) and all(_same_yaml(a, b) for a, b in zip(left, right)))
+    return left == right or (left != left and right != right)  # nan
+
+
+def test_a_warm_process_rebuilds_every_shipped_layout_file_as_parsed(project, monkeypatch) -> None:
+    """Layout files come from the per-user cache as the very tree `read_yaml` makes (values, types,
+    every key's and entry's line), without parsing; and the file read is still recorded."""
+    from generator.load.yamlsrc import read_yaml
+    from generator.readgate import ReadGate
+    from generator.render import layout as layout_module
+
+    files = sorted((project.templates_dir / "layouts").glob("*/*.yaml"))
+    assert len(files) > 10
+    cold = LayoutLibrary(project)
+    for path in files:
+        cold._read_layout(path, str(path))
+    monkeypatch.setattr(layout_module, "read_yaml", lambda *args: (_ for _ in ()).throw(AssertionError("parsed")))
+    warm_project = project.with_gate(ReadGate(project.root))
+    warm = LayoutLibrary(warm_project)
+    for path in files:
+        with warm_project.gate.recording() as reads:
+            rebuilt = warm._read_layout(path, str(path))
+        assert _same_yaml(rebuilt, read_yaml(path, str(path), ReadGate(project.root))), path
+        assert warm_project.gate.name(path) in reads.entries
