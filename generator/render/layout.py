@@ -182,7 +182,10 @@ class Layout:
     @property
     def fully_known(self) -> bool:
         """Every var and element says which item fields it reads (so they settle the whole face)."""
-        return all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+        found = self.__dict__.get("_fully_known")
+        if found is None:  # asked once per face; the deps are set once, when the layout is compiled
+            found = self.__dict__["_fully_known"] = all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+        return bool(found)
 
     @property
     def field_deps(self) -> tuple[tuple[str, str], ...]:

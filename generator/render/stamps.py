@@ -57,6 +57,7 @@ class FormStore:
         self._states: dict[DocState, DocState] = {}  # one copy of each document state the keys hold
         self._subsets: dict[tuple[str, bytes, tuple[int, ...]], bytes] = {}  # a font file cut to a subset
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
+        self._cmaps: dict[tuple[Any, ...], str] = {}  # a font subset's ToUnicode CMap
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     KEPT = 5_000  # recordings (a few kB each, with their bytes) kept from build to build; past that, afresh
@@ -75,6 +76,7 @@ class FormStore:
         self._states.clear()
         self._subsets.clear()
         self._arrays.clear()
+        self._cmaps.clear()
         self.replayed = 0
 
     def save(self, c: Any) -> None:
@@ -117,7 +119,11 @@ class FormStore:
             pdf_font.LastChar = len(subset) - 1
             pdf_font.Widths = _StoredArray(self._arrays, list(map(face.getCharWidth, subset)))
             cmap = pdfdoc.PDFStream()
-            cmap.content = makeToUnicodeCMap(base_font_name, subset)
+            cmap_key = (base_font_name, tuple(subset))
+            content = self._cmaps.get(cmap_key)
+            if content is None:  # the other paper's sheet embeds the same subset
+                content = self._cmaps[cmap_key] = makeToUnicodeCMap(base_font_name, subset)
+            cmap.content = content
             if doc.compression:
                 cmap.filters = [pdfdoc.PDFZCompress]
             pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base_font_name)
