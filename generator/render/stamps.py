@@ -55,6 +55,7 @@ class FormStore:
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
         self._streams: dict[tuple[Any, ...], bytes] = {}  # a recorded form's content stream, by its recording's key
         self._states: dict[DocState, DocState] = {}  # one copy of each document state the keys hold
+        self._state_ids: dict[DocState, int] = {}  # each state's number: keys hold it (hashed once per form)
         self._subsets: dict[tuple[str, bytes, tuple[int, ...]], bytes] = {}  # a font file cut to a subset
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
         self._cmaps: dict[tuple[Any, ...], str] = {}  # a font subset's ToUnicode CMap
@@ -74,6 +75,7 @@ class FormStore:
         self._deflated.clear()
         self._streams.clear()
         self._states.clear()
+        self._state_ids.clear()
         self._subsets.clear()
         self._arrays.clear()
         self._cmaps.clear()
@@ -166,8 +168,8 @@ class FormStore:
         replayed from an earlier identical drawing (same `key`, preamble and document state before it)."""
         c.beginForm(name, *box)
         doc = c._doc
-        before = self._interned(doc_state(doc))
-        full_key = (key, c._preamble, before)
+        before = doc_state(doc)
+        full_key = (key, c._preamble, self._state_ids.setdefault(before, len(self._state_ids)))
         found = self._recordings.get(full_key)
         if found is not None and c._extgstate.getState() is None and not c._code:
             _replay(c, found)
