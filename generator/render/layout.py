@@ -26,7 +26,9 @@ with the same `name` overrides the parent's keys (or drops it with
 Compiling (YAML parse + Jinja compile) happens once per layout and project
 handle (kept by the read gate with the files it read), resolving is a handful of template renders per
 face, and the result (`Face`) is a hashable value, so identical faces (all the
-shared backs) are drawn once as a PDF form.
+shared backs) are drawn once as a PDF form. Across processes, the per-user code cache
+(`render.template_cache`) keeps each layout file's parsed tree, each template's code and what
+each template reads, so a warm process parses no layout at all.
 """
 
 from __future__ import annotations

@@ -16,6 +16,10 @@ this process runs, so they get the same trust as Python's own `__pycache__`. Wha
 stored is only what Jinja's sandboxed compiler produced; templates never choose a path
 (entries are named by the key's hash). Writes are atomic; an unreadable or damaged
 entry is compiled again; a folder that cannot be written just means no cache.
+
+Beside the code, `plain` keeps plain data found by parsing (marshal's str, int, tuples, None):
+what a layout template reads and a layout file's parsed tree (`render.layout`), keyed by their
+text or bytes and a fingerprint of the code that made them, so a warm process parses none of it.
 """
 
 from __future__ import annotations
