@@ -62,6 +62,7 @@ class _Forms:
         self.store = store  # the renderer's: a form drawn for one sheet is replayed into the next
         self.names: dict[Face, str] = {}
         self._same: dict[int, tuple[Face, str]] = {}  # by the face object: its name without hashing it again
+        self._moves: dict[Slot, tuple[str, str]] = {}  # a slot's clip and move operators (pages repeat slots)
 
     def name(self, face: Face) -> str:
         same = self._same.get(id(face))
@@ -85,19 +86,26 @@ class _Forms:
         """
         name = self.name(face)
         c = self.c
+        moves = self._moves.get(slot)
+        if moves is None:
+            moves = self._moves[slot] = (f"n {fp_str(tuple(pt(v) for v in slot.clip))} re",
+                                         f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm")
         clip = "W* n" if c._fillMode == FILL_EVEN_ODD else "W n"
-        c._code.extend(("q", f"n {fp_str(tuple(pt(v) for v in slot.clip))} re {clip}",
-                        f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm", f"/{c._doc.getXObjectName(name)} Do", "Q"))
+        c._code.extend(("q", f"{moves[0]} {clip}", moves[1], f"/{c._doc.getXObjectName(name)} Do", "Q"))
         c._formsinuse.append(name)
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
-    """(front, back) of every physical copy, in the component's stable order."""
+    """(front, back) of every physical copy, in the component's stable order (an item's copies share its faces:
+    resolved, and their reads inherited, once per item)."""
     faces = []
-    for item, _copy in component.copies():
+    has_back = back_layout(component) is not None
+    for item in component.items:
+        if item.count <= 0:  # no copy to print: nothing resolved, as `component.copies()` gives none
+            continue
         front = renderer.face(game, component, item, "front")
-        back = renderer.face(game, component, item, "back") if back_layout(component) else None
-        faces.append((front, back))
+        back = renderer.face(game, component, item, "back") if has_back else None
+        faces.extend([(front, back)] * item.count)
     return faces
 
 
@@ -123,21 +131,36 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
     per_page = grid.per_page
     pages = 0
     chunks = [faces[i:i + per_page] for i in range(0, len(faces), per_page)]
+    page_slots: dict[int, list[Slot]] = {}  # by faces on the page: every full page has the same slots
+    page_marks: dict[int, list[tuple[float, float, float, float]]] = {}
+    mirrored: dict[tuple[int, str], list[Slot]] = {}
+
+    def backs_of(slots: list[Slot], flip: str, offset: tuple[float, float]) -> list[Slot]:
+        key = (len(slots), flip)
+        if key not in mirrored:
+            mirrored[key] = [mirror_slot(slot, paper, flip, offset) for slot in slots]
+        return mirrored[key]
+
     for chunk in chunks:
-        slots = grid.slots(len(chunk))  # a partly filled page keeps full bleed where a neighbour is missing
+        slots = page_slots.get(len(chunk))
+        if slots is None:  # a partly filled page keeps full bleed where a neighbour is missing
+            slots = page_slots[len(chunk)] = grid.slots(len(chunk))
         for (front, _), slot in zip(chunk, slots):
             forms.place(front, slot)
         if mode == "gutter-fold":
-            for (_, back), slot in zip(chunk, slots):
-                forms.place(back, mirror_slot(slot, paper, "fold"))  # type: ignore[arg-type]
+            for (_, back), slot in zip(chunk, backs_of(slots, "fold", (0.0, 0.0))):
+                forms.place(back, slot)  # type: ignore[arg-type]
             _fold_line(c, paper)
-        _marks(c, grid, options, mirrored=mode == "gutter-fold", filled=len(chunk))
+        filled = len(chunk)
+        if filled not in page_marks:
+            page_marks[filled] = _mark_lines(grid, options, mirrored=mode == "gutter-fold", filled=filled)
+        _marks(c, grid, options, page_marks[filled])
         c.showPage()
         pages += 1
         if mode.startswith("duplex"):
             flip = mode.split("-")[1]
-            for (_, back), slot in zip(chunk, slots):
-                forms.place(back, mirror_slot(slot, paper, flip, options.back_offset))  # type: ignore[arg-type]
+            for (_, back), slot in zip(chunk, backs_of(slots, flip, options.back_offset)):
+                forms.place(back, slot)  # type: ignore[arg-type]
             c.showPage()
             pages += 1
     forms.store.save(c)
@@ -166,10 +189,16 @@ def _mode(duplex: str, backs: list[Face], double_sided: bool) -> str:
     return f"duplex-{duplex}"
 
 
-def _marks(c: Any, grid: Grid, options: SheetOptions, mirrored: bool, filled: int | None = None) -> None:
+def _mark_lines(grid: Grid, options: SheetOptions, mirrored: bool,
+                filled: int | None = None) -> list[tuple[float, float, float, float]]:
+    """The crop marks of a page with `filled` faces (mm), mirrored onto the back half for gutter-fold."""
     lines = grid.marks(filled) if options.crop_marks else []
     if mirrored and lines:
         lines = lines + [(grid.page.width - x1, y1, grid.page.width - x2, y2) for x1, y1, x2, y2 in lines]
+    return lines
+
+
+def _marks(c: Any, grid: Grid, options: SheetOptions, lines: list[tuple[float, float, float, float]]) -> None:
     c.saveState()
     c.setLineWidth(MARK_WIDTH)
     c.setStrokeColorRGB(0, 0, 0)

@@ -26,7 +26,9 @@ with the same `name` overrides the parent's keys (or drops it with
 Compiling (YAML parse + Jinja compile) happens once per layout and project
 handle (kept by the read gate with the files it read), resolving is a handful of template renders per
 face, and the result (`Face`) is a hashable value, so identical faces (all the
-shared backs) are drawn once as a PDF form.
+shared backs) are drawn once as a PDF form. Across processes, the per-user code cache
+(`render.template_cache`) keeps each layout file's parsed tree, each template's code and what
+each template reads, so a warm process parses no layout at all.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from generator.errors import DataError, Location
-from generator.load.yamlsrc import YMap, read_yaml
+from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.glyphs import composed
@@ -122,6 +124,18 @@ class Face:
     corner: float
     elements: tuple[Element, ...]
 
+    def __hash__(self) -> int:
+        """Hashed once: a face keys the sheet's form names and the form store's recordings, each a few times."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.width, self.height, self.shape, self.corner, self.elements))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the cached hash: another process hashes strings differently."""
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
 
 @dataclass
 class _Value:
@@ -170,7 +184,10 @@ class Layout:
     @property
     def fully_known(self) -> bool:
         """Every var and element says which item fields it reads (so they settle the whole face)."""
-        return all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+        found = self.__dict__.get("_fully_known")
+        if found is None:  # asked once per face; the deps are set once, when the layout is compiled
+            found = self.__dict__["_fully_known"] = all(deps is not None for deps in (*self.var_deps, *self.element_deps))
+        return bool(found)
 
     @property
     def field_deps(self) -> tuple[tuple[str, str], ...]:
@@ -187,6 +204,80 @@ class Layout:
         for element in self.elements:
             found.extend((f"element '{element.name}' {key}", v) for key, v in element.values.items())
         return found
+
+
+class _NotPlain(Exception):
+    """A parsed YAML value `_plain_yaml` cannot write as marshal's plain data."""
+
+
+_YAML_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_yaml(node: Any) -> Any:
+    """A parsed layout (YMap / YList / scalars, with their lines) as plain nested tuples for the cache."""
+    kind = type(node)
+    if kind is YMap:
+        entries = []
+        for key, value in node.items():
+            if type(key) not in _YAML_SCALARS:
+                raise _NotPlain(key)
+            entries.append((key, _plain_line(node.key_locations[key]), _plain_yaml(value)))
+        return ("M", _plain_line(node.location), tuple(entries))
+    if kind is YList:
+        if len(node.item_locations) != len(node):
+            raise _NotPlain(node)
+        return ("L", _plain_line(node.location),
+                tuple((_plain_line(where), _plain_yaml(value)) for where, value in zip(node.item_locations, node)))
+    if kind in _YAML_SCALARS:
+        return ("S", node)
+    raise _NotPlain(node)
+
+
+def _plain_line(where: Location) -> int:
+    if where.column:
+        raise _NotPlain(where)
+    return where.line
+
+
+def _rebuilt_yaml(plain: Any, display: str, places: dict[int, Location]) -> Any:
+    """`_plain_yaml`'s tuples back as the YMap / YList tree `read_yaml` returned (locations in `display`)."""
+    kind = plain[0]
+    if kind == "S":
+        return plain[1]
+    if kind == "M":
+        mapping = YMap()
+        mapping.location = _place(places, display, plain[1])
+        mapping.key_locations = {}
+        for key, line, value in plain[2]:
+            mapping[key] = _rebuilt_yaml(value, display, places)
+            mapping.key_locations[key] = _place(places, display, line)
+        return mapping
+    if kind == "L":
+        entries = YList(_rebuilt_yaml(value, display, places) for _, value in plain[2])
+        entries.location = _place(places, display, plain[1])
+        entries.item_locations = [_place(places, display, line) for line, _ in plain[2]]
+        return entries
+    raise ValueError(f"not a cached YAML node: {kind!r}")
+
+
+def _place(places: dict[int, Location], display: str, line: int) -> Location:
+    """One `Location` per line of a rebuilt file (they are frozen values: shared)."""
+    found = places.get(line)
+    if found is None:
+        if type(line) is not int:
+            raise TypeError(line)
+        found = places[line] = Location(display, line)
+    return found
+
+
+def _stored_references(value: Any) -> bool:
+    """A cached `_references` entry has the shape it writes: None, or (fields, names) of strings."""
+    if value is None:
+        return True
+    return (isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], tuple)
+            and isinstance(value[1], tuple)
+            and all(isinstance(f, tuple) and len(f) == 2 and all(isinstance(p, str) for p in f) for f in value[0])
+            and all(isinstance(n, str) for n in value[1]))
 
 
 def _suggest(value: str, choices: list[str] | tuple[str, ...]) -> str:
@@ -235,8 +326,34 @@ class LayoutLibrary:
             known = sorted(p.stem for p in path.parent.glob("*.yaml")) if path.parent.is_dir() else []
             hint = f" (layouts there: {', '.join(known)})" if known else ""
             raise DataError(f"layout {name!r} not found: {display} does not exist{hint}", where)
-        doc = read_yaml(path, display, gate)
-        return self._compile(name, doc, display, (*chain, name))
+        return self._compile(name, self._read_layout(path, display), display, (*chain, name))
+
+    def _read_layout(self, path: Path, display: str) -> Any:
+        """The layout file parsed (`read_yaml`), or rebuilt from the per-user cache when a process before
+        parsed the very same bytes: the same mappings, lists, values and lines, read through the gate."""
+        gate = self.project.gate
+        cache = self.env.code_cache
+        if cache is None:
+            return read_yaml(path, display, gate)
+        import hashlib
+
+        data = gate.read_bytes(path, Location(display), limit=MAX_FILE_BYTES)  # recorded, as read_yaml records it
+        key = ("layout-yaml", hashlib.sha256(data).hexdigest())
+
+        def parse() -> Any:
+            try:
+                return _plain_yaml(read_yaml(path, display, gate))
+            except _NotPlain:
+                return None  # a value marshal cannot keep (a date): parsed every time
+
+        stored = cache.plain(key, self._fingerprint("yaml"), parse, lambda value: value is None or
+                             isinstance(value, tuple))
+        if stored is not None:
+            try:
+                return _rebuilt_yaml(stored, display, {})
+            except (TypeError, ValueError, IndexError, KeyError):
+                pass  # not what `_plain_yaml` writes: parse it
+        return read_yaml(path, display, gate)
 
     # -- compiling -------------------------------------------------------------------------
 
@@ -364,13 +481,50 @@ class LayoutLibrary:
         """What a template that compiled reads (see `References`), parsed once per source text."""
         key = ("references", expression, source)
         if key not in self._compiled:
-            from jinja2.parser import Parser
+            def parse() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | None:
+                from jinja2.parser import Parser
 
-            tree = (Parser(self.env, source, state="variable").parse_expression() if expression
-                    else self.env.parse(source))
-            self._compiled[key] = template_references(tree)
+                tree = (Parser(self.env, source, state="variable").parse_expression() if expression
+                        else self.env.parse(source))
+                found = template_references(tree)
+                return None if found is None else (tuple(sorted(found.fields)), tuple(sorted(found.names)))
+
+            cache = self.env.code_cache
+            stored = parse() if cache is None else cache.plain(key, self._references_fingerprint(), parse,
+                                                                _stored_references)
+            self._compiled[key] = None if stored is None else References(frozenset(stored[0]), frozenset(stored[1]))
         found: References | None = self._compiled[key]
         return found
+
+    def _references_fingerprint(self) -> bytes:
+        """What `template_references` finds depends on: Jinja's parser (the environment's fingerprint),
+        this module's code and the names it treats as reserved (read from classes at import)."""
+        return self._fingerprint("references")
+
+    def _fingerprint(self, what: str) -> bytes:
+        """The code a cached value of kind `what` was made by: "references" (`_references`: Jinja's parser,
+        this module, the reserved names), "yaml" (`_read_layout`: PyYAML, yamlsrc.py, this module)."""
+        found = self._compiled.get(("fingerprint", what))
+        if found is None:
+            import hashlib
+
+            digest = hashlib.sha256(what.encode() + b"\0")
+            digest.update(Path(__file__).read_bytes())
+            if what == "references":
+                from generator.render.template_cache import environment_fingerprint
+
+                digest.update(environment_fingerprint(self.env))
+                digest.update(repr((sorted(_RESERVED), sorted(_PER_ITEM.items()), sorted(_UNKNOWABLE_NAMES),
+                                    sorted(_UNKNOWABLE_FILTERS))).encode())
+            else:
+                import yaml
+
+                from generator.load import yamlsrc
+
+                digest.update(repr((yaml.__version__, yaml.__with_libyaml__)).encode())
+                digest.update(Path(yamlsrc.__file__).read_bytes())
+            found = self._compiled[("fingerprint", what)] = digest.digest()
+        return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:
         """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
@@ -701,18 +855,22 @@ def _holds(value: _Value, context: dict[str, Any], what: str, item: Item) -> boo
         raise
 
 
+def _whose(item: Item | None) -> str:
+    """Which item a bad templated value came from, for the error line (made only when there is one)."""
+    return f" (for {item.key})" if item else ""
+
+
 def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item: Item | None = None) -> Any:
     """Check one value against its kind; templated values arrive as strings and are converted."""
-    whose = f" (for {item.key})" if item else ""
     if kind == "num":
         if isinstance(value, bool):
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}", where)
         try:
             number = float(value)
         except (TypeError, ValueError, OverflowError):
-            raise DataError(f"element '{element}' {key} must be a number, got {value!r}{whose}", where) from None
+            raise DataError(f"element '{element}' {key} must be a number, got {value!r}{_whose(item)}", where) from None
         if not math.isfinite(number):  # never let inf or nan reach a PDF
-            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{whose}", where)
+            raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{_whose(item)}", where)
         return number
     if kind == "bool":
         if isinstance(value, bool):
@@ -720,7 +878,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         text = str(value).strip().lower()
         if text in ("true", "false"):
             return text == "true"
-        raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{whose}", where)
+        raise DataError(f"element '{element}' {key} must be true or false, got {value!r}{_whose(item)}", where)
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise DataError(f"element '{element}' {key} must be a string, got {value!r}", where)
     value = composed(str(value))  # 'u' + combining accent drawn as 'ú', which the fonts have
@@ -728,7 +886,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         value = value.strip()
         if value != "none" and not HEX.match(value):
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
-                            f"got {value!r}{whose}", where)
+                            f"got {value!r}{_whose(item)}", where)
     elif kind == "font":
         from generator.render.fonts import FONT_FILES
 
@@ -738,7 +896,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
                             f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
-            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{whose}"
+            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{_whose(item)}"
                             f" (icons: {', '.join(ICONS)})", where)
     elif kind == "ink" and value not in INK_ROLES:
         raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)

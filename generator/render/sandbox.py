@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from jinja2 import Template, nodes
+from jinja2 import Template, TemplateSyntaxError, nodes
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
@@ -190,6 +192,32 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
             return super(LimitedEnvironment, self).compile(text, name, filename, raw=False, defer_init=defer_init)
 
         return self.code_cache.compiled((text, name, filename, defer_init), self._fingerprint, compile_now)
+
+    def compile_expression(self, source: str, undefined_to_none: bool = True) -> TemplateExpression:
+        """Jinja's compile_expression, its code taken from (and kept in) the code cache like a template's:
+        Jinja compiles an expression from a syntax tree, which `compile` cannot look up by its text."""
+        if self.code_cache is None:
+            return super().compile_expression(source, undefined_to_none)
+        if self._fingerprint is None:
+            self._fingerprint = environment_fingerprint(self)
+
+        def compile_now() -> CodeType:
+            parser = Parser(self, source, state="variable")
+            try:  # as Jinja's compile_expression parses
+                expr = parser.parse_expression()
+                if not parser.stream.eos:
+                    raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+                expr.set_environment(self)
+            except TemplateSyntaxError:
+                self.handle_exception(source=source)
+            body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
+            code = super(LimitedEnvironment, self).compile(nodes.Template(body, lineno=1))
+            assert isinstance(code, CodeType)
+            return code
+
+        code = self.code_cache.compiled(("expression", source), self._fingerprint, compile_now)
+        template = self.template_class.from_code(self, code, self.make_globals(None), None)
+        return TemplateExpression(template, undefined_to_none)
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Every `{% for %}` pays one operation per step, whatever it loops over (nested loops

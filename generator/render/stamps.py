@@ -21,12 +21,15 @@ every entry is a pure value keyed by all it depends on), never to the module.
 from __future__ import annotations
 
 import dataclasses
+import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
 from reportlab import rl_config
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import FF_NONSYMBOLIC, FF_SYMBOLIC, SUBSETN, TTFont, makeToUnicodeCMap
 
@@ -52,8 +55,10 @@ class FormStore:
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
         self._streams: dict[tuple[Any, ...], bytes] = {}  # a recorded form's content stream, by its recording's key
         self._states: dict[DocState, DocState] = {}  # one copy of each document state the keys hold
+        self._state_ids: dict[DocState, int] = {}  # each state's number: keys hold it (hashed once per form)
         self._subsets: dict[tuple[str, bytes, tuple[int, ...]], bytes] = {}  # a font file cut to a subset
         self._arrays: dict[tuple[Any, ...], bytes] = {}  # a font subset's /Widths, written out
+        self._cmaps: dict[tuple[Any, ...], str] = {}  # a font subset's ToUnicode CMap
         self.replayed = 0  # forms replayed, not drawn (for tests and benchmarks)
 
     KEPT = 5_000  # recordings (a few kB each, with their bytes) kept from build to build; past that, afresh
@@ -70,8 +75,10 @@ class FormStore:
         self._deflated.clear()
         self._streams.clear()
         self._states.clear()
+        self._state_ids.clear()
         self._subsets.clear()
         self._arrays.clear()
+        self._cmaps.clear()
         self.replayed = 0
 
     def save(self, c: Any) -> None:
@@ -114,7 +121,11 @@ class FormStore:
             pdf_font.LastChar = len(subset) - 1
             pdf_font.Widths = _StoredArray(self._arrays, list(map(face.getCharWidth, subset)))
             cmap = pdfdoc.PDFStream()
-            cmap.content = makeToUnicodeCMap(base_font_name, subset)
+            cmap_key = (base_font_name, tuple(subset))
+            content = self._cmaps.get(cmap_key)
+            if content is None:  # the other paper's sheet embeds the same subset
+                content = self._cmaps[cmap_key] = makeToUnicodeCMap(base_font_name, subset)
+            cmap.content = content
             if doc.compression:
                 cmap.filters = [pdfdoc.PDFZCompress]
             pdf_font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base_font_name)
@@ -157,8 +168,8 @@ class FormStore:
         replayed from an earlier identical drawing (same `key`, preamble and document state before it)."""
         c.beginForm(name, *box)
         doc = c._doc
-        before = self._interned(doc_state(doc))
-        full_key = (key, c._preamble, before)
+        before = doc_state(doc)
+        full_key = (key, c._preamble, self._state_ids.setdefault(before, len(self._state_ids)))
         found = self._recordings.get(full_key)
         if found is not None and c._extgstate.getState() is None and not c._code:
             _replay(c, found)
@@ -194,7 +205,7 @@ class FormStore:
                            height if uppery is None else uppery)
         form.compression = c._pageCompression
         if stream is None:
-            form.setStreamList([c._preamble, *c._code])
+            form.stream = pdfdoc_bytes("\n".join([c._preamble, *c._code]))  # what `setStreamList` makes
         else:
             form.stream = stream
         c._setColorSpace(form)
@@ -205,6 +216,19 @@ class FormStore:
         c._restartAccumulators()
         c.pop_state_stack()
         return bytes(form.stream)
+
+
+_UNMAPPED_ASCII = re.compile(rb"[\x18-\x1f]")  # the only ASCII codes ReportLab's pdfdoc encoding has no byte for
+
+
+def pdfdoc_bytes(text: str) -> bytes:
+    """`text` in ReportLab's PDFDocEncoding (`pdfdoc.pdfdocEnc`), the same bytes: content streams are ASCII,
+    which that encoding maps to itself, and its per-character table costs ~100 ns a character."""
+    if text.isascii():
+        data = text.encode("ascii")
+        if not _UNMAPPED_ASCII.search(data):
+            return data
+    return bytes(pdfdoc.pdfdocEnc(text))
 
 
 def doc_state(doc: Any) -> DocState:
@@ -292,8 +316,41 @@ class _StoredForm(pdfdoc.PDFFormXObject):
                document.idToObjectNumberAndVersion.get(pdfdoc.BasicFonts))
         found = self._formatted.get(key)
         if found is None:
-            found = self._formatted[key] = bytes(super().format(document))
+            found = self._formatted[key] = self._plain_bytes(document) if _one_line_settings() else bytes(
+                super().format(document))
         return found
+
+    def _plain_bytes(self, document: Any) -> bytes:
+        """What ReportLab's `format` writes for a plain form (no XObjects, annotations or own resources)
+        with one-line dictionaries and unwrapped ASCII85, written out directly: its generic formatter
+        pays a Python call and a codec lookup for every name and number.
+
+        Its steps: the stream through Flate then ASCII85 (when compressed), and a dictionary of
+        sorted keys joined by spaces, a line break after the sixth."""
+        content = self.stream
+        if not content:  # ReportLab would draw its test stream: leave that case to it
+            return bytes(super().format(document))
+        if self.compression:
+            content = zlib.compress(content)
+            if rl_config.useA85:
+                content = pdfdoc.PDFBase85Encode.encode(content)
+        if isinstance(content, str):  # as `pdfdoc.format` writes a string
+            content = pdfdoc_bytes(content)
+        fonts = b"%d %d R" % document.idToObjectNumberAndVersion[pdfdoc.BasicFonts]
+        procs = b"/PDF /Text /ImageB /ImageC /ImageI" if self.hasImages else b"/PDF /Text"
+        entries = [b"/BBox [ " + fp_str(self.lowerx, self.lowery, self.upperx, self.uppery).encode("ascii") + b" ]"]
+        if self.compression:
+            entries.append(b"/Filter [ /ASCII85Decode /FlateDecode ]" if rl_config.useA85 else b"/Filter [ /FlateDecode ]")
+        entries += [b"/FormType 1", b"/Length %d" % len(content), b"/Matrix [ 1 0 0 1 0 0 ]",
+                    b"/Resources <<\n/Font " + fonts + b" /ProcSet [ " + procs + b" ]\n>>",
+                    b"/Subtype /Form", b"/Type /XObject"]
+        entries.insert(6, b"\n ")
+        return b"<<\n" + b" ".join(entries) + b"\n>>\nstream\n" + content + b"endstream\n"
+
+
+def _one_line_settings() -> bool:
+    """ReportLab's settings (its defaults) under which `_StoredForm._plain_bytes` writes what its formatter writes."""
+    return not rl_config.pdfMultiLine and not rl_config.wrapA85
 
 
 class _StoredDeflate:

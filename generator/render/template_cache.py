@@ -16,6 +16,10 @@ this process runs, so they get the same trust as Python's own `__pycache__`. Wha
 stored is only what Jinja's sandboxed compiler produced; templates never choose a path
 (entries are named by the key's hash). Writes are atomic; an unreadable or damaged
 entry is compiled again; a folder that cannot be written just means no cache.
+
+Beside the code, `plain` keeps plain data found by parsing (marshal's str, int, tuples, None):
+what a layout template reads and a layout file's parsed tree (`render.layout`), keyed by their
+text or bytes and a fingerprint of the code that made them, so a warm process parses none of it.
 """
 
 from __future__ import annotations
@@ -128,6 +132,29 @@ class CodeCache:
             self._store(path, digest, code)
         return code
 
+    def plain(self, key_parts: tuple[object, ...], fingerprint: bytes, make: Callable[[], Any],
+              valid: Callable[[Any], bool]) -> Any:
+        """Like `compiled`, for plain data marshal writes (str, int, tuples, frozensets, None) that was found
+        by parsing a template: what it reads (`layout.template_references`), so a warm process need not
+        parse it at all. `fingerprint` must cover the code that made the value; an entry that is not
+        `valid` is made again."""
+        if self.folder is None:
+            return make()
+        digest = hashlib.sha256(b"plain\0" + fingerprint + repr(key_parts).encode()).hexdigest()
+        path = self.folder / f"{digest}.plain"
+        head = _HEADER + digest.encode() + b"\n"
+        try:
+            data = path.read_bytes()
+            if data.startswith(head):
+                value = marshal.loads(data[len(head):])
+                if valid(value):
+                    return value
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        value = make()
+        self._store(path, digest, value)
+        return value
+
     @staticmethod
     def _load(path: Path, digest: str) -> CodeType | None:
         try:
@@ -143,7 +170,7 @@ class CodeCache:
             return None
         return code if isinstance(code, CodeType) else None
 
-    def _store(self, path: Path, digest: str, code: CodeType) -> None:
+    def _store(self, path: Path, digest: str, code: Any) -> None:
         try:
             handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             try:

@@ -118,3 +118,81 @@ def test_items_that_read_the_same_resolve_to_one_face(fresh_project) -> None:
     faces = [library.face(game, component, item, "front") for item in component.items]
     assert faces[0] is faces[1] is faces[2]
     assert faces[3] != faces[0]
+
+
+def test_a_face_keeps_its_hash_but_sends_none_to_another_process() -> None:
+    """Faces key form names and recordings: hashed once, equal faces hash alike, and a pickled face
+    (sent to a worker, where strings hash differently) carries no cached hash."""
+    import pickle
+
+    from generator.render.layout import Element, Face
+
+    def made() -> Face:
+        return Face(63.0, 88.0, "rect", 3.0, (Element("text", "title", (("text", "Kraken"), ("x", 4.0))),))
+
+    face = made()
+    assert hash(face) == hash(made()) and face == made()
+    assert "_hash" in face.__dict__
+    sent = pickle.loads(pickle.dumps(face))
+    assert "_hash" not in sent.__dict__ and sent == face and hash(sent) == hash(face)
+    moved = dataclasses.replace(face, width=64.0)
+    assert moved != face and hash(moved) == hash(dataclasses.replace(made(), width=64.0))
+
+
+def test_a_warm_process_reads_template_references_from_the_cache(fresh_project, monkeypatch) -> None:
+    """What each layout template reads is parsed once per user cache: a fresh library (a fresh process)
+    gets the same references without parsing, and so resolves the same faces."""
+    from generator.render import layout as layout_module
+
+    game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 2)
+    cold = LayoutLibrary(fresh_project)
+    cold_faces = [cold.face(game, component, item, "front") for item in component.items]
+    cold_refs = [value.refs for _, value in cold.get(component.front).templates()]
+    assert any(refs is not None and refs.fields for refs in cold_refs)
+
+    def refuse(tree: object) -> None:
+        raise AssertionError("parsed again instead of read from the cache")
+
+    monkeypatch.setattr(layout_module, "template_references", refuse)
+    warm = LayoutLibrary(fresh_project.with_gate(type(fresh_project.gate)(fresh_project.root)))
+    assert [value.refs for _, value in warm.get(component.front).templates()] == cold_refs
+    assert [warm.face(game, component, item, "front") for item in component.items] == cold_faces
+
+
+def _same_yaml(left: object, right: object) -> bool:
+    """Equal values of the same types, with the same locations everywhere (YMap / YList)."""
+    from generator.load.yamlsrc import YList, YMap
+
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, YMap):
+        assert isinstance(right, YMap)
+        return (left.location == right.location and left.key_locations == right.key_locations
+                and list(left) == list(right) and all(_same_yaml(left[k], right[k]) for k in left))
+    if isinstance(left, YList):
+        assert isinstance(right, YList)
+        return (left.location == right.location and left.item_locations == right.item_locations
+                and len(left) == len(right) and all(_same_yaml(a, b) for a, b in zip(left, right)))
+    return left == right or (left != left and right != right)  # nan
+
+
+def test_a_warm_process_rebuilds_every_shipped_layout_file_as_parsed(project, monkeypatch) -> None:
+    """Layout files come from the per-user cache as the very tree `read_yaml` makes (values, types,
+    every key's and entry's line), without parsing; and the file read is still recorded."""
+    from generator.load.yamlsrc import read_yaml
+    from generator.readgate import ReadGate
+    from generator.render import layout as layout_module
+
+    files = sorted((project.templates_dir / "layouts").glob("*/*.yaml"))
+    assert len(files) > 10
+    cold = LayoutLibrary(project)
+    for path in files:
+        cold._read_layout(path, str(path))
+    monkeypatch.setattr(layout_module, "read_yaml", lambda *args: (_ for _ in ()).throw(AssertionError("parsed")))
+    warm_project = project.with_gate(ReadGate(project.root))
+    warm = LayoutLibrary(warm_project)
+    for path in files:
+        with warm_project.gate.recording() as reads:
+            rebuilt = warm._read_layout(path, str(path))
+        assert _same_yaml(rebuilt, read_yaml(path, str(path), ReadGate(project.root))), path
+        assert warm_project.gate.name(path) in reads.entries

@@ -6,6 +6,7 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, pdfdocEnc
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.load import load_games
@@ -16,7 +17,7 @@ from generator.render.fonts import register_fonts
 from generator.render.imposition import _Forms, impose
 from generator.render.layout import Element, Face
 from generator.render.sheet_options import SheetOptions
-from generator.render.stamps import FormStore
+from generator.render.stamps import FormStore, _StoredForm, pdfdoc_bytes
 from generator.render.units import PAPERS, pt
 
 register_fonts()
@@ -149,3 +150,35 @@ def test_the_next_build_of_a_session_replays_the_faces_an_edit_left_alone(fresh_
     again = impose(faces, game, component, SheetOptions(paper=PAPERS["a4"]))
     assert faces.forms.replayed - before >= len({faces.face(game, component, i) for i in component.items}) - 1
     assert again.pdf == impose(FaceRenderer(project), game, component, SheetOptions(paper=PAPERS["a4"])).pdf
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x2100), max_size=40))
+def test_content_streams_encode_as_reportlab_encodes_them(text: str) -> None:
+    """The ASCII shortcut gives ReportLab's PDFDocEncoding bytes, and refuses what it refuses."""
+    for sample in (text, "BT /F1 9 Tf (" + text + ") Tj ET", "\x18" + text):
+        try:
+            expected: bytes | None = pdfdocEnc(sample)
+        except UnicodeEncodeError:
+            expected = None
+        try:
+            got: bytes | None = pdfdoc_bytes(sample)
+        except UnicodeEncodeError:
+            got = None
+        assert got == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(box=st.tuples(*[st.floats(-1000, 1000, allow_nan=False) for _ in range(4)]),
+       content=st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=300),
+       compression=st.booleans(), images=st.booleans())
+def test_a_plain_form_is_written_as_reportlab_writes_it(box: tuple[float, float, float, float], content: str,
+                                                        compression: bool, images: bool) -> None:
+    """The form bytes made directly (`_StoredForm._plain_bytes`) equal ReportLab's generic formatter's."""
+    doc = Canvas(io.BytesIO(), invariant=1)._doc
+    forms = []
+    for made in (_StoredForm({}, *box), PDFFormXObject(*box)):
+        made.compression, made.hasImages = int(compression), int(images)
+        made.setStreamList(["q", content, "Q"])
+        forms.append(made)
+    assert forms[0].format(doc) == forms[1].format(doc)

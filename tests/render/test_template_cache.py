@@ -99,3 +99,57 @@ def test_where_the_cache_lives(tmp_path: Path) -> None:
     assert user_folder({"PIRATE_PRESS_CACHE_DIR": str(tmp_path)}) == tmp_path
     assert user_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "pirate-press" / "templates"
     assert CodeCache(None).folder is None
+
+
+def test_an_expression_is_read_from_the_cache_as_a_template_is(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    expression = "card.rank * 2 if card.suit == 'skull' else missing"
+    plain = LimitedEnvironment(undefined=jinja2.StrictUndefined).compile_expression(expression, undefined_to_none=False)
+    first = environment(tmp_path).compile_expression(expression, undefined_to_none=False)
+    assert first(card={"rank": 4, "suit": "skull"}) == plain(card={"rank": 4, "suit": "skull"}) == 8
+    for warm in (False, True):  # compiled, then (the compiler refused) read from the cache
+        if warm:
+            no_compiler(monkeypatch)
+        again = environment(tmp_path).compile_expression(expression, undefined_to_none=False)
+        assert again(card={"rank": 5, "suit": "skull"}) == 10
+        missing = again(card={"rank": 5, "suit": "coin"})  # undefined_to_none=False: the Undefined itself
+        assert isinstance(missing, jinja2.StrictUndefined)
+        assert environment(tmp_path).compile_expression("nothing")(other=1) is None  # undefined_to_none's default
+        with pytest.raises(TemplateLimit):  # the sandbox's counted operators are in the stored code
+            environment(tmp_path).compile_expression("'x' * 10 ** 9")()
+    assert isinstance(plain(card={"rank": 5, "suit": "coin"}), jinja2.StrictUndefined)
+    assert len(entries(tmp_path)) == 3
+
+
+def test_a_bad_expression_is_refused_as_jinja_refuses_it_and_not_stored(tmp_path: Path) -> None:
+    for source in ("a +", "a b"):
+        with pytest.raises(jinja2.TemplateSyntaxError) as cached:
+            environment(tmp_path).compile_expression(source)
+        with pytest.raises(jinja2.TemplateSyntaxError) as plain:
+            LimitedEnvironment().compile_expression(source)
+        assert cached.value.message == plain.value.message
+    assert entries(tmp_path) == []
+
+
+def test_plain_values_are_kept_made_again_when_damaged_and_keyed_by_fingerprint(tmp_path: Path) -> None:
+    made: list[str] = []
+
+    def make() -> tuple[tuple[str, str], ...]:
+        made.append("x")
+        return (("card", "rank"),)
+
+    def valid(value: object) -> bool:
+        return isinstance(value, tuple)
+
+    cache = CodeCache(tmp_path)
+    assert cache.plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert len(made) == 1  # the second process read it
+    CodeCache(tmp_path).plain(("refs", "a"), b"two", make, valid)  # other code that made it: a miss
+    assert len(made) == 2
+    for entry in tmp_path.glob("*.plain"):
+        entry.write_bytes(entry.read_bytes()[:-3])  # damaged: made again, not trusted
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, valid) == (("card", "rank"),)
+    assert len(made) == 3
+    assert CodeCache(tmp_path).plain(("refs", "a"), b"one", make, lambda value: False) == (("card", "rank"),)
+    assert len(made) == 4  # an entry of the wrong shape is made again
+    assert CodeCache(None).plain(("refs", "b"), b"one", make, valid) == (("card", "rank"),)
