@@ -28,6 +28,7 @@ from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.layout import Face, back_layout
 from generator.render.outputs import FileKind, OutputFile
+from generator.render.pngwrite import png_from_image, png_from_rows
 from generator.render.units import DPI, pt, px
 from generator.workers import process_pool
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
 TTS_MAX_PX = 4096
-PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time
+PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time (pngwrite.py)
 FACE_CHUNK = 48  # faces drawn into one PDF and rasterized together by one worker; fixed, so no byte depends on --jobs
 
 
@@ -100,10 +101,10 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
     try:
         for index in pages:
             page = document[index]
-            image = page.render(scale=scale).to_pil().convert("RGB")
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-            out.append(buffer.getvalue())
+            bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB rows, as a PNG stores them
+            out.append(png_from_rows(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, bitmap.mode,
+                                     PNG_LEVEL))
+            bitmap.close()
             page.close()
     finally:
         document.close()
@@ -112,15 +113,18 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
 
 def _draw_and_render(faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
     """Worker: draw some faces into a PDF and rasterize every page (top level, so it pickles)."""
-    return _render_pages(faces_pdf(faces, bleed, dpi), pixel_scale(dpi), range(len(faces)))
+    return _render_pages(faces_pdf(faces, bleed, dpi, compress=False), pixel_scale(dpi), range(len(faces)))
 
 
-def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "") -> bytes:
-    """One page per face, page = bleed box rounded to whole pixels at `dpi`, TrimBox and BleedBox set."""
+def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "", compress: bool = True) -> bytes:
+    """One page per face, page = bleed box rounded to whole pixels at `dpi`, TrimBox and BleedBox set.
+
+    `compress=False` leaves the page streams uncompressed: for a PDF only rasterized and thrown away, where
+    deflating (and pdfium inflating) the pages is pure cost; the pages draw exactly the same."""
     from reportlab.pdfgen import canvas as rl_canvas
 
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=1,
+    c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=int(compress),
                          initialFontName="Sans", initialFontSize=9)
     c.setTitle(title)
     c.setCreator("pnp build")
@@ -259,7 +263,7 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     page_w, page_h = px(width, 72), px(height, 72)  # faces_pdf at 72 dpi: pages of whole points
     cell_scale = min(((TTS_MAX_PX - 1) // TTS_MAX_COLS) / page_w, ((TTS_MAX_PX - 1) // TTS_MAX_ROWS) / page_h)
     pool = fronts + (backs if unique_back else backs[:1])
-    images = workers.map_pages(faces_pdf(pool, 0.0, 72), cell_scale * (1 - 1e-6), len(pool))
+    images = workers.map_pages(faces_pdf(pool, 0.0, 72, compress=False), cell_scale * (1 - 1e-6), len(pool))
     decoded = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
     cell_w, cell_h = decoded[0].size
     front_images = decoded[: len(fronts)]
@@ -321,7 +325,8 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
             back = f"{component.id}-{item.id}-back.png"
             shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
-    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), pixel_scale(DPI), len(shots))
+    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72, compress=False), pixel_scale(DPI),
+                               len(shots))
     out: list[OutputFile] = []
     for (name, _), drawn in zip(shots, images):
         image = drawn
@@ -350,9 +355,7 @@ def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hid
 
 
 def _png(image: Any) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-    return buffer.getvalue()
+    return png_from_image(image, PNG_LEVEL)
 
 
 def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,

@@ -96,3 +96,23 @@ def test_previews_one_image_per_design(ca_project, ca_game) -> None:
         files = by_name(export_previews(renderer(ca_project), ca_game, component, workers))
     assert sorted(files) == sorted([f"port-{i.id}.png" for i in component.items] + ["port-back.png"])
     assert Image.open(io.BytesIO(files["port-tortuga.png"])).size == (238, 333)  # 63 x 88 mm at 96 dpi
+
+
+def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_faces_pdf(ca_project, ca_game) -> None:
+    import pypdfium2 as pdfium
+
+    from generator.render.raster import pixel_scale
+
+    component = ca_game.component("exposed-port")
+    with Workers(1) as workers:
+        files = by_name(export_pngs(renderer(ca_project), ca_game, component, 3.0, workers))
+    document = pdfium.PdfDocument(files["counterattack-exposed-port-faces.pdf"])
+    try:  # pages in face order: the first item's front, ..., the shared back last
+        pages = {"exposed-port-anchor-bay-1.png": 0, "exposed-port-back.png": len(document) - 1}
+        for name, index in pages.items():
+            drawn = document[index].render(scale=pixel_scale(300)).to_pil().convert("RGB")
+            image = Image.open(io.BytesIO(files[name]))
+            assert tuple(round(d) for d in image.info["dpi"]) == (300, 300)
+            assert image.size == drawn.size and image.convert("RGB").tobytes() == drawn.tobytes()
+    finally:
+        document.close()
