@@ -18,10 +18,10 @@ import io
 import math
 import struct
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
 from generator.render.draw import draw_face
@@ -39,6 +39,7 @@ TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
 TTS_MAX_PX = 4096
 PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time (pngwrite.py)
+T = TypeVar("T")
 FACE_CHUNK = 48  # faces drawn into one PDF and rasterized together by one worker; fixed, so no byte depends on --jobs
 
 
@@ -51,14 +52,23 @@ class Workers:
 
     def map_pages(self, pdf: bytes, scale: float, count: int) -> list[bytes]:
         """PNG bytes of pages 0..count-1 of `pdf` rendered at `scale`, in page order."""
+        return self._map(_render_pages, pdf, scale, count)
+
+    def map_pixels(self, pdf: bytes, scale: float, count: int) -> list[Pixels]:
+        """The RGB pixels of pages 0..count-1 of `pdf` rendered at `scale`, in page order: for pictures
+        composed further (Tabletop Simulator sheets), which would only decode a PNG again."""
+        return self._map(_render_pixels, pdf, scale, count)
+
+    def _map(self, render: Callable[[bytes, float, Sequence[int]], list[T]], pdf: bytes, scale: float,
+             count: int) -> list[T]:
         if self.jobs == 1 or count < 4:
-            return _render_pages(pdf, scale, list(range(count)))
+            return render(pdf, scale, list(range(count)))
         if self._pool is None:
             self._pool = process_pool(self.jobs, fork=False)
         size = math.ceil(count / self.jobs)
         chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
-        results: list[bytes] = []
-        for part in self._pool.map(_render_pages, [pdf] * len(chunks), [scale] * len(chunks), chunks):
+        results: list[T] = []
+        for part in self._pool.map(render, [pdf] * len(chunks), [scale] * len(chunks), chunks):
             results.extend(part)
         return results
 
@@ -104,6 +114,48 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
             bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB rows, as a PNG stores them
             out.append(png_from_rows(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, bitmap.mode,
                                      PNG_LEVEL))
+            bitmap.close()
+            page.close()
+    finally:
+        document.close()
+    return out
+
+
+@dataclass(frozen=True)
+class Pixels:
+    """A rendered page's pixels: `height` rows of `width` RGB pixels, no padding."""
+
+    width: int
+    height: int
+    rgb: bytes
+
+    def image(self) -> Any:
+        """The pixels as a Pillow image."""
+        from PIL import Image
+
+        return Image.frombytes("RGB", (self.width, self.height), self.rgb)
+
+    def png(self) -> bytes:
+        return png_from_rows(self.rgb, self.width, self.height, 3 * self.width, "RGB", PNG_LEVEL)
+
+
+def _render_pixels(pdf: bytes, scale: float, pages: Sequence[int]) -> list[Pixels]:
+    """Worker: rasterize some pages to RGB pixels (top level, so it pickles)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for index in pages:
+            page = document[index]
+            bitmap = page.render(scale=scale, rev_byteorder=True)
+            if bitmap.mode != "RGB":
+                raise RuntimeError(f"pdfium rendered a face page as {bitmap.mode}, not RGB")
+            width, height, stride = bitmap.width, bitmap.height, bitmap.stride
+            view = memoryview(bitmap.buffer).cast("B")
+            rgb = bytes(view) if stride == 3 * width else b"".join(
+                view[row:row + 3 * width] for row in range(0, height * stride, stride))
+            out.append(Pixels(width, height, rgb))
             bitmap.close()
             page.close()
     finally:
@@ -263,8 +315,8 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     page_w, page_h = px(width, 72), px(height, 72)  # faces_pdf at 72 dpi: pages of whole points
     cell_scale = min(((TTS_MAX_PX - 1) // TTS_MAX_COLS) / page_w, ((TTS_MAX_PX - 1) // TTS_MAX_ROWS) / page_h)
     pool = fronts + (backs if unique_back else backs[:1])
-    images = workers.map_pages(faces_pdf(pool, 0.0, 72, compress=False), cell_scale * (1 - 1e-6), len(pool))
-    decoded = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
+    drawn = workers.map_pixels(faces_pdf(pool, 0.0, 72, compress=False), cell_scale * (1 - 1e-6), len(pool))
+    decoded = [pixels.image() for pixels in drawn]
     cell_w, cell_h = decoded[0].size
     front_images = decoded[: len(fronts)]
     back_images = decoded[len(fronts):]
@@ -325,17 +377,18 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
             back = f"{component.id}-{item.id}-back.png"
             shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
-    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72, compress=False), pixel_scale(DPI),
-                               len(shots))
+    images = workers.map_pixels(faces_pdf([face for _, face in shots], 0.0, 72, compress=False), pixel_scale(DPI),
+                                len(shots))
     out: list[OutputFile] = []
     for (name, _), drawn in zip(shots, images):
-        image = drawn
         if component.size.shape == "circle":  # TTS cuts a token out along its transparency
-            picture = Image.open(io.BytesIO(drawn)).convert("RGBA")
+            picture = drawn.image().convert("RGBA")
             mask = Image.new("L", picture.size, 0)
             ImageDraw.Draw(mask).ellipse((0, 0, picture.width - 1, picture.height - 1), fill=255)
             picture.putalpha(mask)
             image = _png(picture)
+        else:
+            image = drawn.png()
         out.append(OutputFile(name, FileKind.TTS, image, component.id))
     saved = piece_objects(f"{game.title}: {component.plural}", component.kind, component.size.shape, pieces, base,
                           (component.size.width, component.size.height))

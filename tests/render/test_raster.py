@@ -116,3 +116,22 @@ def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_fac
             assert image.size == drawn.size and image.convert("RGB").tobytes() == drawn.tobytes()
     finally:
         document.close()
+
+
+def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_number_of_processes(
+        ca_project, ca_game) -> None:
+    from generator.render.raster import faces_pdf
+
+    component = ca_game.component("port")
+    faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
+    pdf = faces_pdf(faces, 0.0, 72, compress=False)
+    with Workers(1) as one:
+        pngs = one.map_pages(pdf, 1.5, len(faces))
+        pixels = one.map_pixels(pdf, 1.5, len(faces))
+    with Workers(2) as two:
+        assert two.map_pixels(pdf, 1.5, len(faces)) == pixels
+    for png, drawn in zip(pngs, pixels, strict=True):
+        image = Image.open(io.BytesIO(png))
+        assert image.size == (drawn.width, drawn.height) == (269, 374)  # pages of 179 x 249 pt, 1.5 px a point
+        assert image.convert("RGB").tobytes() == drawn.rgb == drawn.image().tobytes()
+        assert drawn.png() == png  # the same pixels, the same file
