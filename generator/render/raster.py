@@ -52,21 +52,25 @@ class Workers:
 
     def map_pages(self, pdf: bytes, scale: float, count: int) -> list[bytes]:
         """PNG bytes of pages 0..count-1 of `pdf` rendered at `scale`, in page order."""
-        return self._map(_render_pages, pdf, scale, count)
+        return self._map(_render_pages, pdf, scale, list(range(count)))
+
+    def map_page_list(self, pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]:
+        """PNG bytes of the given pages of `pdf` rendered at `scale`, in the order given."""
+        return self._map(_render_pages, pdf, scale, list(pages))
 
     def map_pixels(self, pdf: bytes, scale: float, count: int) -> list[Pixels]:
         """The RGB pixels of pages 0..count-1 of `pdf` rendered at `scale`, in page order: for pictures
         composed further (Tabletop Simulator sheets), which would only decode a PNG again."""
-        return self._map(_render_pixels, pdf, scale, count)
+        return self._map(_render_pixels, pdf, scale, list(range(count)))
 
     def _map(self, render: Callable[[bytes, float, Sequence[int]], list[T]], pdf: bytes, scale: float,
-             count: int) -> list[T]:
-        if self.jobs == 1 or count < 4:
-            return render(pdf, scale, list(range(count)))
+             pages: list[int]) -> list[T]:
+        if self.jobs == 1 or len(pages) < 4:
+            return render(pdf, scale, pages)
         if self._pool is None:
             self._pool = process_pool(self.jobs, fork=False)
-        size = math.ceil(count / self.jobs)
-        chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
+        size = math.ceil(len(pages) / self.jobs)
+        chunks = [pages[i:i + size] for i in range(0, len(pages), size)]
         results: list[T] = []
         for part in self._pool.map(render, [pdf] * len(chunks), [scale] * len(chunks), chunks):
             results.extend(part)
@@ -246,9 +250,13 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
-              cache: BuildCache | None = None) -> list[bytes]:
+              cache: BuildCache | None = None, drawn: bytes | None = None) -> list[bytes]:
     """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
-    copies under other ids) are drawn once."""
+    copies under other ids) are drawn once.
+
+    `drawn`, when given, is `faces_pdf(faces, bleed, dpi)` already made (the single-face PDF `--png` writes):
+    the faces to rasterize are rendered from its pages instead of being drawn again. A page renders the same
+    pixels whichever document holds it (`Workers.map_faces`), so the images and the cache do not depend on it."""
     from generator.render.cache import code_digest, digest
 
     keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
@@ -257,12 +265,14 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     for i, image in enumerate(images):
         if image is None:
             todo.setdefault(keys[i], i)
-    drawn: dict[str, bytes] = {}
-    for key, image in zip(todo, workers.map_faces([faces[i] for i in todo.values()], bleed, dpi), strict=True):
-        drawn[key] = image
+    made: dict[str, bytes] = {}
+    rendered = (workers.map_faces([faces[i] for i in todo.values()], bleed, dpi) if drawn is None
+                else workers.map_page_list(drawn, pixel_scale(dpi), list(todo.values())))
+    for key, image in zip(todo, rendered, strict=True):
+        made[key] = image
         if cache is not None:
             cache.store_face(key, image)
-    return [image if image is not None else drawn[key] for image, key in zip(images, keys)]
+    return [image if image is not None else made[key] for image, key in zip(images, keys)]
 
 
 def with_dpi(png: bytes, dpi: int) -> bytes:
@@ -279,7 +289,7 @@ def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed:
     """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
     files = face_files(renderer, game, component)
     pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
-    images = rasterize(files.faces, bleed, dpi, workers, cache)
+    images = rasterize(files.faces, bleed, dpi, workers, cache, drawn=pdf)
     out = [OutputFile(f"{game.id}-{component.id}-faces.pdf", FileKind.FACES_PDF, pdf, component.id)]
     for names, labels, image in zip(files.names, files.labels, images):
         marked = with_dpi(image, dpi)  # print tools read the size from it (the cache keeps the bare image)

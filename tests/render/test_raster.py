@@ -101,7 +101,7 @@ def test_previews_one_image_per_design(ca_project, ca_game) -> None:
 def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_faces_pdf(ca_project, ca_game) -> None:
     import pypdfium2 as pdfium
 
-    from generator.render.raster import pixel_scale
+    from generator.render.raster import _draw_and_render, face_files, pixel_scale, with_dpi
 
     component = ca_game.component("exposed-port")
     with Workers(1) as workers:
@@ -116,6 +116,10 @@ def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_fac
             assert image.size == drawn.size and image.convert("RGB").tobytes() == drawn.tobytes()
     finally:
         document.close()
+    # rendered from the written PDF's pages, a face is the same file as drawn on its own in a chunk
+    faces = face_files(renderer(ca_project), ca_game, component).faces
+    alone = _draw_and_render([faces[0], faces[-1]], 3.0, 300)
+    assert [with_dpi(image, 300) for image in alone] == [files[name] for name in pages]
 
 
 def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_number_of_processes(
