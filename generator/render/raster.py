@@ -387,19 +387,19 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
             back = f"{component.id}-{item.id}-back.png"
             shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
-    images = workers.map_pixels(faces_pdf([face for _, face in shots], 0.0, 72, compress=False), pixel_scale(DPI),
-                                len(shots))
-    out: list[OutputFile] = []
-    for (name, _), drawn in zip(shots, images):
+    distinct = list(dict.fromkeys(face for _, face in shots))  # a tile's shared back is drawn and encoded once
+    drawn = workers.map_pixels(faces_pdf(distinct, 0.0, 72, compress=False), pixel_scale(DPI), len(distinct))
+    images: dict[Face, bytes] = {}
+    for face, pixels in zip(distinct, drawn, strict=True):
         if component.size.shape == "circle":  # TTS cuts a token out along its transparency
-            picture = drawn.image().convert("RGBA")
+            picture = pixels.image().convert("RGBA")
             mask = Image.new("L", picture.size, 0)
             ImageDraw.Draw(mask).ellipse((0, 0, picture.width - 1, picture.height - 1), fill=255)
             picture.putalpha(mask)
-            image = _png(picture)
+            images[face] = _png(picture)
         else:
-            image = drawn.png()
-        out.append(OutputFile(name, FileKind.TTS, image, component.id))
+            images[face] = pixels.png()
+    out = [OutputFile(name, FileKind.TTS, images[face], component.id) for name, face in shots]
     saved = piece_objects(f"{game.title}: {component.plural}", component.kind, component.size.shape, pieces, base,
                           (component.size.width, component.size.height))
     out.append(OutputFile(f"{component.id}-saved-object.json", FileKind.TTS_DECK, to_bytes(saved), component.id))
