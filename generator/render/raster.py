@@ -6,10 +6,12 @@ rasterized with pdfium. Page sizes are rounded to whole pixels first, so a
 63 x 88 mm card with 3 mm bleed is exactly 815 x 1110 px at 300 dpi.
 
 The single-face PDF carries TrimBox and BleedBox on every page (what print
-shops read); it is also written next to the PNGs. Rasterizing is spread over
-`jobs` processes, each page independently, so the result does not depend on
-the number of jobs. PNGs are written by Pillow with no timestamp chunks:
-identical inputs give identical bytes.
+shops read); it is also written next to the PNGs, and `--png` renders its
+pages rather than drawing the faces again. Rasterizing is spread over `jobs`
+processes, each page independently, so the result does not depend on the
+number of jobs. PNGs are written straight from pdfium's RGB rows by
+`pngwrite.py` (no timestamp chunks): identical inputs give identical bytes.
+A PDF made only to be rasterized leaves its pages uncompressed.
 """
 
 from __future__ import annotations
