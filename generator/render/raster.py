@@ -6,10 +6,12 @@ rasterized with pdfium. Page sizes are rounded to whole pixels first, so a
 63 x 88 mm card with 3 mm bleed is exactly 815 x 1110 px at 300 dpi.
 
 The single-face PDF carries TrimBox and BleedBox on every page (what print
-shops read); it is also written next to the PNGs. Rasterizing is spread over
-`jobs` processes, each page independently, so the result does not depend on
-the number of jobs. PNGs are written by Pillow with no timestamp chunks:
-identical inputs give identical bytes.
+shops read); it is also written next to the PNGs, and `--png` renders its
+pages rather than drawing the faces again. Rasterizing is spread over `jobs`
+processes, each page independently, so the result does not depend on the
+number of jobs. PNGs are written straight from pdfium's RGB rows by
+`pngwrite.py` (no timestamp chunks): identical inputs give identical bytes.
+A PDF made only to be rasterized leaves its pages uncompressed.
 """
 
 from __future__ import annotations
@@ -18,16 +20,17 @@ import io
 import math
 import struct
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
 from generator.render.draw import draw_face
 from generator.render.faces import FaceRenderer
 from generator.render.layout import Face, back_layout
 from generator.render.outputs import FileKind, OutputFile
+from generator.render.pngwrite import png_from_image, png_from_rows
 from generator.render.units import DPI, pt, px
 from generator.workers import process_pool
 
@@ -37,7 +40,8 @@ if TYPE_CHECKING:
 TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
 TTS_MAX_PX = 4096
-PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time
+PNG_LEVEL = 3  # zlib level: flat card art compresses well already; higher levels cost time (pngwrite.py)
+T = TypeVar("T")
 FACE_CHUNK = 48  # faces drawn into one PDF and rasterized together by one worker; fixed, so no byte depends on --jobs
 
 
@@ -50,14 +54,27 @@ class Workers:
 
     def map_pages(self, pdf: bytes, scale: float, count: int) -> list[bytes]:
         """PNG bytes of pages 0..count-1 of `pdf` rendered at `scale`, in page order."""
-        if self.jobs == 1 or count < 4:
-            return _render_pages(pdf, scale, list(range(count)))
+        return self._map(_render_pages, pdf, scale, list(range(count)))
+
+    def map_page_list(self, pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]:
+        """PNG bytes of the given pages of `pdf` rendered at `scale`, in the order given."""
+        return self._map(_render_pages, pdf, scale, list(pages))
+
+    def map_pixels(self, pdf: bytes, scale: float, count: int) -> list[Pixels]:
+        """The RGB pixels of pages 0..count-1 of `pdf` rendered at `scale`, in page order: for pictures
+        composed further (Tabletop Simulator sheets), which would only decode a PNG again."""
+        return self._map(_render_pixels, pdf, scale, list(range(count)))
+
+    def _map(self, render: Callable[[bytes, float, Sequence[int]], list[T]], pdf: bytes, scale: float,
+             pages: list[int]) -> list[T]:
+        if self.jobs == 1 or len(pages) < 4:
+            return render(pdf, scale, pages)
         if self._pool is None:
             self._pool = process_pool(self.jobs, fork=False)
-        size = math.ceil(count / self.jobs)
-        chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
-        results: list[bytes] = []
-        for part in self._pool.map(_render_pages, [pdf] * len(chunks), [scale] * len(chunks), chunks):
+        size = math.ceil(len(pages) / self.jobs)
+        chunks = [pages[i:i + size] for i in range(0, len(pages), size)]
+        results: list[T] = []
+        for part in self._pool.map(render, [pdf] * len(chunks), [scale] * len(chunks), chunks):
             results.extend(part)
         return results
 
@@ -100,10 +117,52 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
     try:
         for index in pages:
             page = document[index]
-            image = page.render(scale=scale).to_pil().convert("RGB")
-            buffer = io.BytesIO()
-            image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-            out.append(buffer.getvalue())
+            bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB rows, as a PNG stores them
+            out.append(png_from_rows(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, bitmap.mode,
+                                     PNG_LEVEL))
+            bitmap.close()
+            page.close()
+    finally:
+        document.close()
+    return out
+
+
+@dataclass(frozen=True)
+class Pixels:
+    """A rendered page's pixels: `height` rows of `width` RGB pixels, no padding."""
+
+    width: int
+    height: int
+    rgb: bytes
+
+    def image(self) -> Any:
+        """The pixels as a Pillow image."""
+        from PIL import Image
+
+        return Image.frombytes("RGB", (self.width, self.height), self.rgb)
+
+    def png(self) -> bytes:
+        return png_from_rows(self.rgb, self.width, self.height, 3 * self.width, "RGB", PNG_LEVEL)
+
+
+def _render_pixels(pdf: bytes, scale: float, pages: Sequence[int]) -> list[Pixels]:
+    """Worker: rasterize some pages to RGB pixels (top level, so it pickles)."""
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(pdf)
+    out = []
+    try:
+        for index in pages:
+            page = document[index]
+            bitmap = page.render(scale=scale, rev_byteorder=True)
+            if bitmap.mode != "RGB":
+                raise RuntimeError(f"pdfium rendered a face page as {bitmap.mode}, not RGB")
+            width, height, stride = bitmap.width, bitmap.height, bitmap.stride
+            view = memoryview(bitmap.buffer).cast("B")
+            rgb = bytes(view) if stride == 3 * width else b"".join(
+                view[row:row + 3 * width] for row in range(0, height * stride, stride))
+            out.append(Pixels(width, height, rgb))
+            bitmap.close()
             page.close()
     finally:
         document.close()
@@ -112,15 +171,18 @@ def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]
 
 def _draw_and_render(faces: Sequence[Face], bleed: float, dpi: int) -> list[bytes]:
     """Worker: draw some faces into a PDF and rasterize every page (top level, so it pickles)."""
-    return _render_pages(faces_pdf(faces, bleed, dpi), pixel_scale(dpi), range(len(faces)))
+    return _render_pages(faces_pdf(faces, bleed, dpi, compress=False), pixel_scale(dpi), range(len(faces)))
 
 
-def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "") -> bytes:
-    """One page per face, page = bleed box rounded to whole pixels at `dpi`, TrimBox and BleedBox set."""
+def faces_pdf(faces: Sequence[Face], bleed: float, dpi: int = DPI, title: str = "", compress: bool = True) -> bytes:
+    """One page per face, page = bleed box rounded to whole pixels at `dpi`, TrimBox and BleedBox set.
+
+    `compress=False` leaves the page streams uncompressed: for a PDF only rasterized and thrown away, where
+    deflating (and pdfium inflating) the pages is pure cost; the pages draw exactly the same."""
     from reportlab.pdfgen import canvas as rl_canvas
 
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=1,
+    c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=int(compress),
                          initialFontName="Sans", initialFontSize=9)
     c.setTitle(title)
     c.setCreator("pnp build")
@@ -190,9 +252,13 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
-              cache: BuildCache | None = None) -> list[bytes]:
+              cache: BuildCache | None = None, drawn: bytes | None = None) -> list[bytes]:
     """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
-    copies under other ids) are drawn once."""
+    copies under other ids) are drawn once.
+
+    `drawn`, when given, is `faces_pdf(faces, bleed, dpi)` already made (the single-face PDF `--png` writes):
+    the faces to rasterize are rendered from its pages instead of being drawn again. A page renders the same
+    pixels whichever document holds it (`Workers.map_faces`), so the images and the cache do not depend on it."""
     from generator.render.cache import code_digest, digest
 
     keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
@@ -201,12 +267,14 @@ def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
     for i, image in enumerate(images):
         if image is None:
             todo.setdefault(keys[i], i)
-    drawn: dict[str, bytes] = {}
-    for key, image in zip(todo, workers.map_faces([faces[i] for i in todo.values()], bleed, dpi), strict=True):
-        drawn[key] = image
+    made: dict[str, bytes] = {}
+    rendered = (workers.map_faces([faces[i] for i in todo.values()], bleed, dpi) if drawn is None
+                else workers.map_page_list(drawn, pixel_scale(dpi), list(todo.values())))
+    for key, image in zip(todo, rendered, strict=True):
+        made[key] = image
         if cache is not None:
             cache.store_face(key, image)
-    return [image if image is not None else drawn[key] for image, key in zip(images, keys)]
+    return [image if image is not None else made[key] for image, key in zip(images, keys)]
 
 
 def with_dpi(png: bytes, dpi: int) -> bytes:
@@ -223,7 +291,7 @@ def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed:
     """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
     files = face_files(renderer, game, component)
     pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
-    images = rasterize(files.faces, bleed, dpi, workers, cache)
+    images = rasterize(files.faces, bleed, dpi, workers, cache, drawn=pdf)
     out = [OutputFile(f"{game.id}-{component.id}-faces.pdf", FileKind.FACES_PDF, pdf, component.id)]
     for names, labels, image in zip(files.names, files.labels, images):
         marked = with_dpi(image, dpi)  # print tools read the size from it (the cache keeps the bare image)
@@ -259,8 +327,8 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     page_w, page_h = px(width, 72), px(height, 72)  # faces_pdf at 72 dpi: pages of whole points
     cell_scale = min(((TTS_MAX_PX - 1) // TTS_MAX_COLS) / page_w, ((TTS_MAX_PX - 1) // TTS_MAX_ROWS) / page_h)
     pool = fronts + (backs if unique_back else backs[:1])
-    images = workers.map_pages(faces_pdf(pool, 0.0, 72), cell_scale * (1 - 1e-6), len(pool))
-    decoded = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
+    drawn = workers.map_pixels(faces_pdf(pool, 0.0, 72, compress=False), cell_scale * (1 - 1e-6), len(pool))
+    decoded = [pixels.image() for pixels in drawn]
     cell_w, cell_h = decoded[0].size
     front_images = decoded[: len(fronts)]
     back_images = decoded[len(fronts):]
@@ -321,17 +389,19 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
             back = f"{component.id}-{item.id}-back.png"
             shots.append((back, back_face))
         pieces.append((item.id, item.count, front, back))
-    images = workers.map_pages(faces_pdf([face for _, face in shots], 0.0, 72), pixel_scale(DPI), len(shots))
-    out: list[OutputFile] = []
-    for (name, _), drawn in zip(shots, images):
-        image = drawn
+    distinct = list(dict.fromkeys(face for _, face in shots))  # a tile's shared back is drawn and encoded once
+    drawn = workers.map_pixels(faces_pdf(distinct, 0.0, 72, compress=False), pixel_scale(DPI), len(distinct))
+    images: dict[Face, bytes] = {}
+    for face, pixels in zip(distinct, drawn, strict=True):
         if component.size.shape == "circle":  # TTS cuts a token out along its transparency
-            picture = Image.open(io.BytesIO(drawn)).convert("RGBA")
+            picture = pixels.image().convert("RGBA")
             mask = Image.new("L", picture.size, 0)
             ImageDraw.Draw(mask).ellipse((0, 0, picture.width - 1, picture.height - 1), fill=255)
             picture.putalpha(mask)
-            image = _png(picture)
-        out.append(OutputFile(name, FileKind.TTS, image, component.id))
+            images[face] = _png(picture)
+        else:
+            images[face] = pixels.png()
+    out = [OutputFile(name, FileKind.TTS, images[face], component.id) for name, face in shots]
     saved = piece_objects(f"{game.title}: {component.plural}", component.kind, component.size.shape, pieces, base,
                           (component.size.width, component.size.height))
     out.append(OutputFile(f"{component.id}-saved-object.json", FileKind.TTS_DECK, to_bytes(saved), component.id))
@@ -350,9 +420,7 @@ def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hid
 
 
 def _png(image: Any) -> bytes:
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
-    return buffer.getvalue()
+    return png_from_image(image, PNG_LEVEL)
 
 
 def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,

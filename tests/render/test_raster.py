@@ -96,3 +96,46 @@ def test_previews_one_image_per_design(ca_project, ca_game) -> None:
         files = by_name(export_previews(renderer(ca_project), ca_game, component, workers))
     assert sorted(files) == sorted([f"port-{i.id}.png" for i in component.items] + ["port-back.png"])
     assert Image.open(io.BytesIO(files["port-tortuga.png"])).size == (238, 333)  # 63 x 88 mm at 96 dpi
+
+
+def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_faces_pdf(ca_project, ca_game) -> None:
+    import pypdfium2 as pdfium
+
+    from generator.render.raster import _draw_and_render, face_files, pixel_scale, with_dpi
+
+    component = ca_game.component("exposed-port")
+    with Workers(1) as workers:
+        files = by_name(export_pngs(renderer(ca_project), ca_game, component, 3.0, workers))
+    document = pdfium.PdfDocument(files["counterattack-exposed-port-faces.pdf"])
+    try:  # pages in face order: the first item's front, ..., the shared back last
+        pages = {"exposed-port-anchor-bay-1.png": 0, "exposed-port-back.png": len(document) - 1}
+        for name, index in pages.items():
+            drawn = document[index].render(scale=pixel_scale(300)).to_pil().convert("RGB")
+            image = Image.open(io.BytesIO(files[name]))
+            assert tuple(round(d) for d in image.info["dpi"]) == (300, 300)
+            assert image.size == drawn.size and image.convert("RGB").tobytes() == drawn.tobytes()
+    finally:
+        document.close()
+    # rendered from the written PDF's pages, a face is the same file as drawn on its own in a chunk
+    faces = face_files(renderer(ca_project), ca_game, component).faces
+    alone = _draw_and_render([faces[0], faces[-1]], 3.0, 300)
+    assert [with_dpi(image, 300) for image in alone] == [files[name] for name in pages]
+
+
+def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_number_of_processes(
+        ca_project, ca_game) -> None:
+    from generator.render.raster import faces_pdf
+
+    component = ca_game.component("port")
+    faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
+    pdf = faces_pdf(faces, 0.0, 72, compress=False)
+    with Workers(1) as one:
+        pngs = one.map_pages(pdf, 1.5, len(faces))
+        pixels = one.map_pixels(pdf, 1.5, len(faces))
+    with Workers(2) as two:
+        assert two.map_pixels(pdf, 1.5, len(faces)) == pixels
+    for png, drawn in zip(pngs, pixels, strict=True):
+        image = Image.open(io.BytesIO(png))
+        assert image.size == (drawn.width, drawn.height) == (269, 374)  # pages of 179 x 249 pt, 1.5 px a point
+        assert image.convert("RGB").tobytes() == drawn.rgb == drawn.image().tobytes()
+        assert drawn.png() == png  # the same pixels, the same file

@@ -151,3 +151,16 @@ def test_a_token_shows_its_own_back_as_a_round_tile_and_an_equal_back_is_not_rep
     assert not [name for name in files if name.endswith("-back.png")]
     states = json.loads(files["loon-saved-object.json"])["ObjectStates"]
     assert {s["Name"] for s in states} == {"Custom_Token"}
+
+
+def test_tiles_sharing_a_back_design_each_get_their_back_image_the_same_picture(real) -> None:
+    game = load_game(real, "pirates-under-fire")
+    mercenary = game.component("mercenary")
+    files = tts_files(real, game, "mercenary")
+    backs = [files[f"mercenary-{item.id}-back.png"] for item in mercenary.items]
+    fronts = [files[f"mercenary-{item.id}.png"] for item in mercenary.items]
+    assert len(backs) == len(mercenary.items) > 1
+    assert len(set(backs)) == 1  # one back design, drawn and encoded once, written per tile
+    assert len(set(fronts)) == len(fronts) and backs[0] not in fronts
+    image = Image.open(io.BytesIO(backs[0]))
+    assert image.mode == "RGB" and image.size == Image.open(io.BytesIO(fronts[0])).size
