@@ -250,6 +250,8 @@ class BuildSession:
     def _build_here(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
                     progress: Progress | None) -> list[GameOutcome]:
         """Load, validate, plan and run the games in this process, each game's reads recorded apart."""
+        if not todo:
+            return []  # nothing to redo: a no-op build imports no drawing code (ReportLab, PIL, pdfium)
         from generator.render.raster import Workers
 
         workers = self._workers or Workers(options.jobs)
