@@ -16,7 +16,7 @@ from tests.helpers import copy_sources
 
 GAME = "pirate-tricks"
 ARGS = ["-q", "build", GAME, "--paper", "a4"]
-DRAWING = ("reportlab", "PIL", "jinja2", "pypdfium2")
+DRAWING = ("reportlab", "PIL", "jinja2", "pypdfium2", "yaml")  # a no-op build parses no YAML either
 
 
 def pnp_in_new_process(root: Path, *extra: str) -> tuple[list[str], str]:
