@@ -19,7 +19,6 @@ import math
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,9 +28,10 @@ from generator.render.faces import FaceRenderer
 from generator.render.layout import Face, back_layout
 from generator.render.outputs import FileKind, OutputFile
 from generator.render.units import DPI, pt, px
-from generator.workers import process_pool
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from generator.render.cache import BuildCache
 
 TTS_MAX_COLS = 10
@@ -53,6 +53,8 @@ class Workers:
         if self.jobs == 1 or count < 4:
             return _render_pages(pdf, scale, list(range(count)))
         if self._pool is None:
+            from generator.workers import process_pool  # only a pool needs it: a fresh build may not
+
             self._pool = process_pool(self.jobs, fork=False)
         size = math.ceil(count / self.jobs)
         chunks = [list(range(i, min(count, i + size))) for i in range(0, count, size)]
@@ -75,6 +77,8 @@ class Workers:
                 yield from _draw_and_render(chunk, bleed, dpi)
             return
         if self._pool is None:
+            from generator.workers import process_pool  # only a pool needs it: a fresh build may not
+
             self._pool = process_pool(self.jobs, fork=False)
         for part in self._pool.map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
             yield from part
