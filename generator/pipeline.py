@@ -33,7 +33,6 @@ from typing import Any
 
 from generator.engine.registry import REGISTRY, Registry
 from generator.errors import Refused, UsageError
-from generator.load import load_game
 from generator.model import Game
 from generator.project import Project, clean_temporaries
 from generator.readgate import ReadGate, ReadSet
@@ -148,6 +147,8 @@ class BuildSession:
 
     def load(self, game_id: str) -> Game:
         """The game as its files say now; loaded again only when a file it read changed."""
+        from generator.load import load_game  # YAML's parser only when a game is loaded, not for a no-op build
+
         return self.gate.derived(("game", game_id), lambda: load_game(self.project, game_id))
 
     def game_ids(self, game_ids: Iterable[str] = ()) -> list[str]:
@@ -250,6 +251,8 @@ class BuildSession:
     def _build_here(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
                     progress: Progress | None) -> list[GameOutcome]:
         """Load, validate, plan and run the games in this process, each game's reads recorded apart."""
+        if not todo:
+            return []  # nothing to redo: a no-op build imports no drawing code (ReportLab, PIL, pdfium)
         from generator.render.raster import Workers
 
         workers = self._workers or Workers(options.jobs)

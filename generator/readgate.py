@@ -13,8 +13,10 @@ build session, or a one-off command):
   (`with gate.recording() as reads:`), so a job's inputs are what it actually
   opened, digested when read, never re-read later;
 * it answers "is this recorded input still what was read?" cheaply
-  (`changed`), reusing a file's hash while its size, time and inode stay the
-  same (re-hashed when touched within the last 2 s, as git does);
+  (`changed`), reusing a file's hash while its size, modification and change
+  times and inode stay the same (a file is only remembered when those times
+  were over 2 s old as it was hashed, as git does); a new process keeps no
+  such memo: it hashes what it checks;
 * it caches derived objects (a loaded game, a compiled layout) with the
   reads they were built from (`derived`): a caller that uses one inherits
   those reads, and the object is rebuilt when any of them changed.
@@ -86,7 +88,7 @@ class ReadGate:
     per_build: bool = False
     generation: int = 0
     _recordings: list[ReadSet] = field(default_factory=list, repr=False)
-    _hashes: dict[str, tuple[int, int, int, str]] = field(default_factory=dict, repr=False)
+    _hashes: dict[str, tuple[int, int, int, int, str]] = field(default_factory=dict, repr=False)
     _derived: dict[Hashable, _Derived] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -185,8 +187,11 @@ class ReadGate:
             os.close(fd)
         data = b"".join(chunks)
         digest = hashlib.sha256(data).hexdigest()
-        stamp = (before.st_size, before.st_mtime_ns, before.st_ino)
-        if stamp == (after.st_size, after.st_mtime_ns, after.st_ino) and size == before.st_size:
+        stamp = _stamp(before)
+        settled = time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) > RACY_NS
+        if settled and stamp == _stamp(after) and size == before.st_size:
+            # Only a file whose times were already old when it was hashed: a later write within the
+            # same timestamp tick would otherwise leave every stamp as it was (git's "racy" case).
             self._hashes[str(real)] = (*stamp, digest)
         return data, digest
 
@@ -213,8 +218,8 @@ class ReadGate:
 
     # -- freshness ---------------------------------------------------------------------
 
-    def current(self, name: str) -> str:
-        """What a recorded name's digest would be if it were read now."""
+    def current(self, name: str, folders: dict[str, str] | None = None) -> str:
+        """What a recorded name's digest would be if it were read now (`folders`: see `_stat_inside`)."""
         if name.startswith("ls:"):
             folder, _, pattern = name[3:].rpartition("/")
             real = Path(os.path.realpath(self.path(folder)))
@@ -222,16 +227,15 @@ class ReadGate:
                 return OUTSIDE
             return _listing_digest(_listing(real, pattern))
         if name.startswith("?"):
-            return self._state(self.path(name[1:]))
-        real, info = self._stat_inside(self.path(name))
+            return self._state(self.path(name[1:]), folders)
+        real, info = self._stat_inside(self.path(name), folders)
         if isinstance(info, str):
             return info
         if not stat.S_ISREG(info.st_mode):
             return NOT_A_FILE
         known = self._hashes.get(str(real))
-        settled = time.time_ns() - info.st_mtime_ns > RACY_NS
-        if known is not None and settled and known[:3] == (info.st_size, info.st_mtime_ns, info.st_ino):
-            return known[3]
+        if known is not None and known[:4] == _stamp(info):
+            return known[4]
         try:
             return self._read(real, name, Location(name), MAX_READ)[1]
         except DataError:
@@ -240,16 +244,40 @@ class ReadGate:
     def changed(self, reads: ReadSet | Mapping[str, str]) -> list[str]:
         """Recorded names whose content is no longer what was read (empty: all still current)."""
         entries = reads.entries if isinstance(reads, ReadSet) else reads
-        return [name for name, digest in entries.items() if self.current(name) != digest]
+        folders: dict[str, str] = {}  # the real path of each folder, resolved once for this pass
+        return [name for name, digest in entries.items() if self.current(name, folders) != digest]
 
-    def _state(self, path: Path) -> str:
-        _real, info = self._stat_inside(self.root / path)
+    def _state(self, path: Path, folders: dict[str, str] | None = None) -> str:
+        _real, info = self._stat_inside(self.root / path, folders)
         if isinstance(info, str):
             return info
         return "file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
 
-    def _stat_inside(self, path: Path) -> tuple[Path, os.stat_result | str]:
-        """The real path and its stat, or OUTSIDE / ABSENT in place of the stat."""
+    def _stat_inside(self, path: Path, folders: dict[str, str] | None = None) -> tuple[Path, os.stat_result | str]:
+        """The real path and its stat, or OUTSIDE / ABSENT in place of the stat.
+
+        With `folders` (one pass of `changed` over many names), each folder's real path is resolved
+        once and kept there; the file itself is looked at without following it (`lstat`), and a
+        link in the last place takes the full `realpath` as before. Every component is still
+        resolved in this pass, so a link anywhere on the way is followed and checked the same.
+        """
+        if folders is not None:
+            folder, base = os.path.split(path)
+            if base not in ("", ".", ".."):
+                real_folder = folders.get(folder)
+                if real_folder is None:
+                    real_folder = folders[folder] = os.path.realpath(folder)
+                candidate = Path(real_folder, base)
+                if not candidate.is_relative_to(self.root):
+                    return candidate, OUTSIDE
+                try:
+                    info = os.lstat(candidate)
+                except FileNotFoundError:
+                    return candidate, ABSENT
+                except OSError:
+                    info = None
+                if info is not None and not stat.S_ISLNK(info.st_mode):
+                    return candidate, info
         real = Path(os.path.realpath(path))
         if not real.is_relative_to(self.root):
             return real, OUTSIDE
@@ -281,6 +309,13 @@ class ReadGate:
             value = build()
         self._derived[key] = _Derived(value, reads, self.generation)
         return value
+
+
+def _stamp(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What vouches for a file's content between two reads: size, modification time, inode, and the
+    change time, which every write and every `utime` (a restored modification time) moves and no
+    user can set back."""
+    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns
 
 
 def _listing(real: Path, pattern: str) -> list[str] | None:

@@ -20,39 +20,49 @@ import signal
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from types import TracebackType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WATCH_INTERVAL = 0.5  # seconds between two looks at the parent, where the kernel cannot tell us
 
 
-class WatchedPool(ProcessPoolExecutor):
-    """A ProcessPoolExecutor that does not wait for its workers when the block fails."""
+def _watched_pool_type() -> type[ProcessPoolExecutor]:
+    """The pool class, made when a pool is: concurrent.futures costs a fresh process some 15 ms to
+    import, and a one-card build (its own forked workers) or a forked worker never needs it."""
+    from concurrent.futures import ProcessPoolExecutor
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 traceback: TracebackType | None) -> bool | None:
-        if exc_type is None:
-            return super().__exit__(exc_type, exc, traceback)
-        self.stop()
-        return None
+    class WatchedPool(ProcessPoolExecutor):
+        """A ProcessPoolExecutor that does not wait for its workers when the block fails."""
 
-    def stop(self) -> None:
-        """Cancel queued work and end the workers now (used on errors and interrupts)."""
-        processes = list((getattr(self, "_processes", None) or {}).values())
-        self.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
+        def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                     traceback: TracebackType | None) -> bool | None:
+            if exc_type is None:
+                return super().__exit__(exc_type, exc, traceback)
+            self.stop()
+            return None
+
+        def stop(self) -> None:
+            """Cancel queued work and end the workers now (used on errors and interrupts)."""
+            processes = list((getattr(self, "_processes", None) or {}).values())
+            self.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+
+    return WatchedPool
 
 
-def process_pool(max_workers: int, *, fork: bool = True) -> WatchedPool:
+def process_pool(max_workers: int, *, fork: bool = True) -> ProcessPoolExecutor:
     """A process pool whose workers exit when this process dies; `fork` where the system has it
     (workers inherit imports and fonts), else the platform's default start method."""
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if fork and "fork" in methods else None)
-    return WatchedPool(max_workers=max_workers, mp_context=context, initializer=watch_parent,
-                       initargs=(os.getpid(),))
+    return _watched_pool_type()(max_workers=max_workers, mp_context=context, initializer=watch_parent,
+                                initargs=(os.getpid(),))
 
 
 def watch_parent(parent: int) -> None:

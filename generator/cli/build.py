@@ -177,6 +177,8 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
 
 def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[str]:
     """One line per preset and game naming the components that service does not take, and why."""
+    if not options.presets:
+        return []  # and presets.yaml stays unread
     from generator.render.build import selected
     from generator.render.presets import preset as find_preset
 

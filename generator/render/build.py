@@ -41,7 +41,6 @@ from generator.render.cache import BuildCache, JobRecord, code_digest, digest
 from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
 from generator.render.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.outputs import FileRecord, OutputFile
-from generator.render.presets import preset
 from generator.render.sheet_options import DUPLEX_MODES
 from generator.render.units import PAPERS, paper
 
@@ -92,12 +91,17 @@ class BuildOptions:
             raise UsageError("--back-offset must be at most 10 mm each way")
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
-        for name in self.presets:
-            preset(name)
+        if self.presets:
+            from generator.render.presets import preset  # reads presets.yaml: only when one is asked for
+
+            for name in self.presets:
+                preset(name)
         if self.colour not in ("rgb", "cmyk"):
             raise UsageError(f"--colour {self.colour!r} must be rgb or cmyk")
 
     def exporters(self) -> list[Exporter]:
+        from generator.render.presets import preset
+
         return ([EXPORTERS[name] for name in EXPORTERS if name in self.exports]
                 + [preset_exporter(preset(name)) for name in self.presets])
 

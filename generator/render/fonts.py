@@ -42,10 +42,11 @@ def register_fonts() -> tuple[str, ...]:
     """Register every shipped font (idempotent); returns the names layouts may use."""
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+
+    from generator.render.font_cache import load_font
 
     for name, filename in (*FONT_FILES.items(), (FALLBACK, FALLBACK_FILE)):
-        pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / filename)))
+        pdfmetrics.registerFont(load_font(name, FONT_DIR / filename))  # parsed once per user, not per process
     for family, (normal, bold, italic, bold_italic) in FAMILIES.items():
         addMapping(family, 0, 0, normal)
         addMapping(family, 1, 0, bold)

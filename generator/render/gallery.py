@@ -16,15 +16,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateError, TemplateNotFound
-
 from generator import __version__
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project, write_atomic
 from generator.render.outputs import FileKind, FileRecord
-from generator.render.sandbox import LimitedEnvironment
-from generator.render.template_cache import CodeCache
 
 TEMPLATE = "site/index.html.j2"
 BUILT_IN = Path(__file__).resolve().parent
@@ -161,21 +157,26 @@ def with_simulation(entry: GalleryGame, project: Project) -> GalleryGame:
     return replace(entry, simulation=simulation)
 
 
-class GateLoader(BaseLoader):
-    """Jinja loads the project's site templates (and whatever they include) through the read gate."""
-
-    def __init__(self, project: Project) -> None:
-        self.project = project
-
-    def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
-        base = self.project.templates_dir
-        path = self.project.inside(base, template, Location(f"templates/{template}"))
-        if not self.project.gate.exists(path):
-            raise TemplateNotFound(template)
-        return self.project.gate.read_text(path), str(path), lambda: False
-
-
 def _compile_gallery(project: Project) -> Any:
+    # Jinja is imported here, when the page is drawn again, not by a no-op build that only checks its key.
+    from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateNotFound
+
+    from generator.render.sandbox import LimitedEnvironment
+    from generator.render.template_cache import CodeCache
+
+    class GateLoader(BaseLoader):
+        """Jinja loads the project's site templates (and whatever they include) through the read gate."""
+
+        def __init__(self, project: Project) -> None:
+            self.project = project
+
+        def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
+            base = self.project.templates_dir
+            path = self.project.inside(base, template, Location(f"templates/{template}"))
+            if not self.project.gate.exists(path):
+                raise TemplateNotFound(template)
+            return self.project.gate.read_text(path), str(path), lambda: False
+
     env = LimitedEnvironment(
         code_cache=CodeCache.for_user(),
         loader=ChoiceLoader([GateLoader(project), FileSystemLoader(str(BUILT_IN))]),
@@ -190,6 +191,8 @@ def _compile_gallery(project: Project) -> Any:
 def render_gallery(project: Project, games: list[GalleryGame]) -> str:
     """The page. Its template is compiled once per project handle (`pnp watch` keeps one), kept by the
     read gate with the files it read: a project's own template, once added or edited, is compiled again."""
+    from jinja2 import TemplateError
+
     where = Location(f"templates/{TEMPLATE}")
     try:
         template = project.gate.derived(("gallery-template",), lambda: _compile_gallery(project))

@@ -21,7 +21,6 @@ import math
 import struct
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -32,9 +31,10 @@ from generator.render.layout import Face, back_layout
 from generator.render.outputs import FileKind, OutputFile
 from generator.render.pngwrite import png_from_image, png_from_rows
 from generator.render.units import DPI, pt, px
-from generator.workers import process_pool
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     from generator.render.cache import BuildCache
 
 TTS_MAX_COLS = 10
@@ -69,12 +69,11 @@ class Workers:
              pages: list[int]) -> list[T]:
         if self.jobs == 1 or len(pages) < 4:
             return render(pdf, scale, pages)
-        if self._pool is None:
-            self._pool = process_pool(self.jobs, fork=False)
+        pool = self._executor()
         size = math.ceil(len(pages) / self.jobs)
         chunks = [pages[i:i + size] for i in range(0, len(pages), size)]
         results: list[T] = []
-        for part in self._pool.map(render, [pdf] * len(chunks), [scale] * len(chunks), chunks):
+        for part in pool.map(render, [pdf] * len(chunks), [scale] * len(chunks), chunks):
             results.extend(part)
         return results
 
@@ -91,10 +90,16 @@ class Workers:
             for chunk in chunks:
                 yield from _draw_and_render(chunk, bleed, dpi)
             return
-        if self._pool is None:
-            self._pool = process_pool(self.jobs, fork=False)
-        for part in self._pool.map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
+        for part in self._executor().map(_draw_and_render, chunks, [bleed] * len(chunks), [dpi] * len(chunks)):
             yield from part
+
+    def _executor(self) -> Executor:
+        """The worker pool, made on first use: a build that never needs one never imports it."""
+        if self._pool is None:
+            from generator.workers import process_pool
+
+            self._pool = process_pool(self.jobs, fork=False)
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:

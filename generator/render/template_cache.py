@@ -57,7 +57,7 @@ def user_folder(environ: dict[str, str] | None = None) -> Path | None:
     return Path(base) / "pirate-press" / "templates"
 
 
-def _private(folder: Path) -> bool:
+def private_folder(folder: Path) -> bool:
     """Create the folder 0700 if missing; usable only if it is ours and nobody else may write to it."""
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -114,7 +114,7 @@ class CodeCache:
     """One folder of compiled template code; every failure to read or write falls back to compiling."""
 
     def __init__(self, folder: Path | None) -> None:
-        self.folder = folder if folder is not None and _private(folder) else None
+        self.folder = folder if folder is not None and private_folder(folder) else None
 
     @classmethod
     def for_user(cls) -> CodeCache:
