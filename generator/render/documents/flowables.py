@@ -524,10 +524,10 @@ def _column_widths(block: markup.Table, width: float, size: float = 0.0) -> list
     weights = []
     floors = []
     for c in range(columns):
-        texts = [row[c] for row in block.rows]
-        longest = max((len(markup.plain(t)) if isinstance(t, str) else 8 for t in texts), default=4)
+        plain = [markup.plain(t) if isinstance(t, str) else None for t in (row[c] for row in block.rows)]
+        longest = max((len(t) if t is not None else 8 for t in plain), default=4)
         weights.append(min(max(longest, 8), 38))
-        words = [w for t in texts if isinstance(t, str) for w in markup.plain(t).split()]
+        words = {w for t in plain if t is not None for w in t.split()}  # each word measured once
         floors.append(max((stringWidth(w, "Sans-Bold", size) for w in words), default=0.0) + 2 * CELL_PAD + 3)
     total = sum(weights)
     widths = [width * w / total for w in weights]

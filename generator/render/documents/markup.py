@@ -45,6 +45,7 @@ SETTINGS = ("landscape", "copies", "frame", "panels")
 # Data values printed by a template carry their markup characters as private-use stand-ins,
 # so a '|' in a card name never splits a table cell and a '*' never starts emphasis.
 LITERAL = {"|": "\ue010", "*": "\ue011"}
+_HAS_STAND_IN = re.compile("[" + "".join(LITERAL.values()) + "]")
 SCENE_KINDS = ("face", "label", "zone", "arrow")
 INLINE_ICON = re.compile(r":([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:")  # as on faces (render.text)
 TURNS = (0, 90, 180, 270)
@@ -61,6 +62,8 @@ def escape_literal(text: str) -> str:
 
 
 def unescape_literal(text: str) -> str:
+    if not _HAS_STAND_IN.search(text):  # the usual case: no data value with a '|' or '*' in it
+        return text
     for char, stand_in in LITERAL.items():
         text = text.replace(stand_in, char)
     return text
