@@ -22,9 +22,9 @@ PIECES = ["Take", "1", ":coin:", "per", "**ship**", "*your*", "**bold *and itali
           "—", "  ", "\n", "café", "\\*", "&amp;", "*", "**", "2 * 3", "<b>", "|"]
 
 
-def runs(frags: list[Any] | None) -> list[dict[str, Any]] | None:
-    """Every attribute of every run (in order), lists compared by value."""
-    return None if frags is None else [dict(vars(frag)) for frag in frags]
+def runs(frags: list[Any] | None) -> list[tuple[type, dict[str, Any]]] | None:
+    """The class and every attribute of every run (in order), lists compared by value."""
+    return None if frags is None else [(type(frag), dict(vars(frag))) for frag in frags]
 
 
 def reportlab_runs(text: str, style: Any) -> list[dict[str, Any]] | None:

@@ -8,7 +8,6 @@ for a picture one em square, standing on the baseline, in the icon's own colour 
 
 from __future__ import annotations
 
-import copy
 import io
 import re
 from typing import Any
@@ -62,6 +61,14 @@ def _icon_frags(frag: Any, size: float) -> list[Any]:
     return out
 
 
+def _copied(frag: Any) -> Any:
+    """`copy.copy` of a run, as the parser makes it (a new ParaFrag holding the same attributes), without
+    copy's generic reduce-and-rebuild."""
+    new = ParaFrag.__new__(ParaFrag)
+    new.__dict__.update(frag.__dict__)
+    return new
+
+
 def simple_frags(text: str, style: Any) -> list[Any] | None:
     """The runs ReportLab's `ParaParser` makes of `text` (cleaned), made without its HTML parser;
     None when `text` holds more than bold, italic and the entities &amp; &lt; &gt;.
@@ -84,7 +91,7 @@ def simple_frags(text: str, style: Any) -> list[Any] | None:
     frags: list[Any] = []
 
     def data(chunk: str) -> None:
-        frag = copy.copy(stack[-1])
+        frag = _copied(stack[-1])
         frag.fontName = tt2ps(frag.fontName, frag.bold, frag.italic)
         frag.text = chunk
         frags.append(frag)
@@ -105,7 +112,7 @@ def simple_frags(text: str, style: Any) -> list[Any] | None:
                 return None  # unbalanced: ReportLab's parser says what is wrong
             stack.pop()
         else:
-            frag = copy.copy(stack[-1])
+            frag = _copied(stack[-1])
             frag.__tag__ = tag
             setattr(frag, "bold" if tag == "b" else "italic", 1)
             stack.append(frag)
