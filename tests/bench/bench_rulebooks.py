@@ -4,6 +4,10 @@ Run: .venv/bin/python tests/bench/bench_rulebooks.py [--repeat N]
 Layout, drawing and PDF serialisation only (the "How to print" page's print plan is left out:
 it lays out the score sheets). Fonts, icons and templates are warmed up first, so the figure
 is what a rulebook costs a running build.
+
+The session's form store (`renderer(project).forms`: font subsets, face drawings) is kept
+between rulebooks, as in one process of a build; `--fresh-store` empties it before each one,
+as a forked worker that drew no rulebook before meets it (the faces stay resolved).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from generator.engine.registry import REGISTRY
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.rulebook import rulebook_pdf
+from generator.render.faces import renderer
 
 PAPERS = ("a4", "letter")
 
@@ -24,6 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", default=str(Path(__file__).resolve().parents[2]))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--fresh-store", action="store_true", help="empty the session's form store before each")
     args = parser.parse_args()
     project = Project.at(args.root)
     games = [load_game(project, game_id) for game_id in REGISTRY.game_ids]
@@ -34,6 +40,8 @@ def main() -> None:
         for game in games:
             for paper in PAPERS:
                 for booklet in (False, True):
+                    if args.fresh_store:
+                        renderer(project).forms.clear()
                     start = time.process_time()
                     rulebook_pdf(game, project, paper, booklet=booklet)
                     name = f"{game.id} {'booklet' if booklet else 'rules'} {paper}"

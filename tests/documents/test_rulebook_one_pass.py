@@ -26,8 +26,9 @@ class TwoPassDocument(Document):
 
 
 def two_pass_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: float, title: str,
-                 styles: Any, footer: str, canvasmaker: Any = Canvas, links: bool = True) -> bytes:
-    """The story as multiBuild makes it, with ReportLab's table of contents in place of ours."""
+                 styles: Any, footer: str, canvasmaker: Any = Canvas, links: bool = True, saver: Any = None) -> bytes:
+    """The story as multiBuild makes it, with ReportLab's table of contents in place of ours
+    (and ReportLab's own save, not the session's font store)."""
     story: list[Flowable] = []
     for flowable in flowables:
         if isinstance(flowable, OnePassContents):

@@ -54,6 +54,15 @@ class BookletCanvas(Canvas):
         self._begin()
 
     def save(self) -> None:
+        self.impose()
+        Canvas.save(self)
+
+    def impose(self) -> None:
+        """Lay the captured pages on the sheets, once (`save` does it first; a caller that saves
+        the canvas its own way, as `FormStore.save`, imposes first)."""
+        if getattr(self, "_imposed", False):
+            return
+        self._imposed = True
         self.endForm()
         self._forms.pop()  # the form opened after the last page is empty
         sheet_w, sheet_h = max(self.sheet), min(self.sheet)
@@ -77,7 +86,6 @@ class BookletCanvas(Canvas):
             self.line(sheet_w / 2, 4, sheet_w / 2, 14)
             self.line(sheet_w / 2, sheet_h - 14, sheet_w / 2, sheet_h - 4)
             Canvas.showPage(self)
-        Canvas.save(self)
 
 
 class RepeatCanvas(BookletCanvas):

@@ -74,12 +74,14 @@ class Document(BaseDocTemplate):
 
 
 def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: float, title: str,
-              styles: Styles, footer: str, canvasmaker: Any = Canvas, links: bool = True) -> bytes:
+              styles: Styles, footer: str, canvasmaker: Any = Canvas, links: bool = True,
+              saver: Callable[[Canvas], None] | None = None) -> bytes:
     """Lay out and render once; a table of contents gets its page numbers after the layout.
 
     The contents' entries come from the story's headings. Should the layout meet other
     headings than those (none does today), it is laid out again with the ones it met,
-    as `multiBuild` would, until they agree.
+    as `multiBuild` would, until they agree. `saver` saves the canvas in place of its own `save`
+    (a session's `FormStore.save`, which makes each font subset once).
     """
     story = list(flowables)
     contents = [f for f in story if isinstance(f, OnePassContents)]
@@ -94,7 +96,10 @@ def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: 
         met = [entry for entry, _ in doc.headings]
         if not contents or met == entries:
             fill_numbers(doc.canv, contents, [page for _, page in doc.headings])
-            doc.canv.save()
+            if saver is not None:
+                saver(doc.canv)
+            else:
+                doc.canv.save()
             return buffer.getvalue()
         entries = met
     raise RuntimeError(f"{title}: the table of contents did not settle in {MAX_PASSES} layouts")

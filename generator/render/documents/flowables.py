@@ -124,7 +124,28 @@ class NewPage(CondPageBreak):
         return 0, 0
 
 
-class KeepShort(KeepTogether):
+class KeepWhole(KeepTogether):
+    """ReportLab's KeepTogether, measured once per width.
+
+    Its measure (`_listWrapOn`, which deep-copies the frame each time) is asked for again and
+    again at the same width: by the heading's room before it, by the frame that places it, by
+    its own split. What it holds (lists, tables, pictures, scenes) is measured at an unlimited
+    height, so its size depends on the width alone, and a repeated `wrap` restores it.
+    """
+
+    _measured: tuple[float, float, float, float] | None = None  # width asked, width, _H, _H0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        done = self._measured
+        if done is not None and done[0] == avail_width:
+            self._H, self._H0, self._wrapInfo = done[2], done[3], (avail_width, avail_height)
+            return done[1], 0xFFFFFF  # as KeepTogether: always split, never drawn whole
+        width, height = super().wrap(avail_width, avail_height)
+        self._measured = (avail_width, width, self._H, self._H0)
+        return width, height
+
+
+class KeepShort(KeepWhole):
     """A table kept whole on one page, unless it is too long to read as one piece anyway."""
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
@@ -287,7 +308,7 @@ class Builder:
         if isinstance(block, markup.ListBlock):
             flowable = self.list_block(block)
             # a short list reads as one unit: never leave a single item behind on the next page
-            return [KeepTogether([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
+            return [KeepWhole([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
         if isinstance(block, markup.Table):
             table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
             return [KeepShort([table])] if self.guard_headings else [table]
@@ -297,7 +318,7 @@ class Builder:
             return [self.pictures(block)]
         if isinstance(block, markup.Scene):
             scene = SceneFlowable(self.game, self.project, block, s, self.file, self.height * SCENE_SHARE)
-            return [KeepTogether([scene, Spacer(1, s.body.spaceAfter)])]
+            return [KeepWhole([scene, Spacer(1, s.body.spaceAfter)])]
         if isinstance(block, markup.Directive):
             if block.name == "pagebreak":
                 return [NewPage()] if self.soft_breaks else [PageBreak()]
@@ -442,7 +463,7 @@ class Builder:
             cells.append([face, caption])
         table = Table([cells], hAlign="CENTER")
         table.setStyle(TableStyle([FONT, ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
-        return KeepTogether([table, Spacer(1, s.body.spaceAfter)])
+        return KeepWhole([table, Spacer(1, s.body.spaceAfter)])
 
 
 def _tint(colour: colors.Color, amount: float) -> colors.Color:
@@ -457,10 +478,10 @@ def _column_widths(block: markup.Table, width: float, size: float = 0.0) -> list
     weights = []
     floors = []
     for c in range(columns):
-        texts = [row[c] for row in block.rows]
-        longest = max((len(markup.plain(t)) if isinstance(t, str) else 8 for t in texts), default=4)
+        plain = [markup.plain(t) if isinstance(t, str) else None for t in (row[c] for row in block.rows)]
+        longest = max((len(t) if t is not None else 8 for t in plain), default=4)
         weights.append(min(max(longest, 8), 38))
-        words = [w for t in texts if isinstance(t, str) for w in markup.plain(t).split()]
+        words = {w for t in plain if t is not None for w in t.split()}  # each word measured once
         floors.append(max((stringWidth(w, "Sans-Bold", size) for w in words), default=0.0) + 2 * CELL_PAD + 3)
     total = sum(weights)
     widths = [width * w / total for w in weights]

@@ -12,13 +12,21 @@ import io
 import re
 from typing import Any
 
+from reportlab.lib.fonts import ps2tt, tt2ps
 from reportlab.platypus import Paragraph
+from reportlab.platypus.paragraph import textTransformFrags
+from reportlab.platypus.paraparser import ParaFrag
 
 from generator.render.icons import icon_png
 from generator.render.text import ICON_SCALE
 
 MARKER_OPEN, MARKER_CLOSE = "\ue020", "\ue021"  # private-use stand-ins around 'name' or 'name#rrggbb'
 MARKER = re.compile(f"{MARKER_OPEN}([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{{3,6}})?{MARKER_CLOSE}")
+
+
+# What `markup.inline_to_para` writes: <b>, <i> and three entities; anything else goes to ReportLab's parser.
+PARA_TOKEN = re.compile(r"<(/?)([bi])>|&(amp|lt|gt);|[<&]")
+ENTITIES = {"amp": "&", "lt": "<", "gt": ">"}
 
 
 def marker(name: str, colour: str | None) -> str:
@@ -53,6 +61,66 @@ def _icon_frags(frag: Any, size: float) -> list[Any]:
     return out
 
 
+def _copied(frag: Any) -> Any:
+    """`copy.copy` of a run, as the parser makes it (a new ParaFrag holding the same attributes), without
+    copy's generic reduce-and-rebuild."""
+    new = ParaFrag.__new__(ParaFrag)
+    new.__dict__.update(frag.__dict__)
+    return new
+
+
+def simple_frags(text: str, style: Any) -> list[Any] | None:
+    """The runs ReportLab's `ParaParser` makes of `text` (cleaned), made without its HTML parser;
+    None when `text` holds more than bold, italic and the entities &amp; &lt; &gt;.
+
+    A paragraph's markup is parsed once per document, and the HTML parser was most of that.
+    This replays `ParaParser.parse` step for step for that subset (ReportLab 5.1: `_initial_frag`,
+    `_push`, `handle_data`, `handle_entityref`), so the runs are the same, attribute for attribute:
+    a run of text ends at every tag and every entity, and each entity is a run of its own.
+    """
+    base = ParaFrag()  # as _initial_frag, for a <para> with no attributes
+    base.rise = 0
+    base.greek = 0
+    base.link = []
+    base.fontName, base.bold, base.italic = ps2tt(style.fontName)
+    base.fontSize = style.fontSize
+    base.textColor = style.textColor
+    base.us_lines = []
+    base.__tag__ = "para"
+    stack = [base]
+    frags: list[Any] = []
+
+    def data(chunk: str) -> None:
+        frag = _copied(stack[-1])
+        frag.fontName = tt2ps(frag.fontName, frag.bold, frag.italic)
+        frag.text = chunk
+        frags.append(frag)
+
+    position = 0
+    for token in PARA_TOKEN.finditer(text):
+        start = token.start()
+        if start > position:
+            data(text[position:start])
+        position = token.end()
+        closing, tag, entity = token.groups()
+        if entity:
+            data(ENTITIES[entity])
+        elif not tag:  # any other tag or entity
+            return None
+        elif closing:
+            if len(stack) == 1 or stack[-1].__tag__ != tag:
+                return None  # unbalanced: ReportLab's parser says what is wrong
+            stack.pop()
+        else:
+            frag = _copied(stack[-1])
+            frag.__tag__ = tag
+            setattr(frag, "bold" if tag == "b" else "italic", 1)
+            stack.append(frag)
+    if position < len(text):
+        data(text[position:])
+    return frags if len(stack) == 1 else None
+
+
 class IconParagraph(Paragraph):
     """A ReportLab Paragraph that draws inline icon markers as pictures at the size of their text.
 
@@ -78,6 +146,16 @@ class IconParagraph(Paragraph):
         if width == availWidth:  # laid out (not refused for want of width)
             self._wrapped = (availWidth, self._wrapWidths, self.blPara, height, getattr(self, "_width_max", 0.0))
         return width, height
+
+    def _setup(self, text: Any, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:
+        """ReportLab's setup, with the common markup parsed by `simple_frags`."""
+        if frags is None and isinstance(text, str) and style is not None:
+            cleaned = cleaner(text)
+            frags = simple_frags(cleaned, style)
+            if frags is not None:
+                textTransformFrags(frags, style)
+                text = cleaned
+        super()._setup(text, style, bulletText, frags, cleaner)
 
     def __init__(self, text: Any, style: Any = None, *args: Any, **kwargs: Any) -> None:
         super().__init__(text, style, *args, **kwargs)

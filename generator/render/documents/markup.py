@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from generator.errors import DataError, Location
-from generator.render.documents.iconpara import MARKER, marker
+from generator.render.documents.iconpara import MARKER, MARKER_OPEN, marker
 from generator.render.icons import ICONS
 from generator.render.text import icon_problem, unknown_icons
 
@@ -45,9 +45,13 @@ SETTINGS = ("landscape", "copies", "frame", "panels")
 # Data values printed by a template carry their markup characters as private-use stand-ins,
 # so a '|' in a card name never splits a table cell and a '*' never starts emphasis.
 LITERAL = {"|": "\ue010", "*": "\ue011"}
+_HAS_STAND_IN = re.compile("[" + "".join(LITERAL.values()) + "]")
 SCENE_KINDS = ("face", "label", "zone", "arrow")
 INLINE_ICON = re.compile(r":([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:")  # as on faces (render.text)
 TURNS = (0, 90, 180, 270)
+BOLD_RE = re.compile(r"\*\*(.+?)\*\*")
+ITALIC_RE = re.compile(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])")
+EMPHASIS_RE = re.compile(r"\*{1,2}(.+?)\*{1,2}")  # either kind, for plain text
 
 
 def escape_literal(text: str) -> str:
@@ -58,6 +62,8 @@ def escape_literal(text: str) -> str:
 
 
 def unescape_literal(text: str) -> str:
+    if not _HAS_STAND_IN.search(text):  # the usual case: no data value with a '|' or '*' in it
+        return text
     for char, stand_in in LITERAL.items():
         text = text.replace(stand_in, char)
     return text
@@ -397,13 +403,17 @@ def _callout(reader: _Reader) -> Callout:
     return Callout(tuple(blocks), first_line)
 
 
+def _inner(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
 def check_inline(text: str, reader: _Reader, line: int) -> None:
     """Bold and italic markers must pair up; a stray one is a typo, not literal text."""
-    rest = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
-    rest = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", rest)
-    if "*" in rest:
-        raise reader.error(f"unpaired '*' or '**' in {text.strip()[:60]!r} (write **bold** or *italic*)", line)
-    unknown = unknown_icons(text)
+    if "*" in text:
+        rest = ITALIC_RE.sub(_inner, BOLD_RE.sub(_inner, text))
+        if "*" in rest:
+            raise reader.error(f"unpaired '*' or '**' in {text.strip()[:60]!r} (write **bold** or *italic*)", line)
+    unknown = unknown_icons(text) if ":" in text else []  # an icon is written :name:
     if unknown:
         raise reader.error(icon_problem(unknown[0]), line)
 
@@ -411,13 +421,20 @@ def check_inline(text: str, reader: _Reader, line: int) -> None:
 def inline_to_para(text: str) -> str:
     """Inline markup to ReportLab paragraph markup (escaping everything else)."""
     out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
-    out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
-    out = INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)) if m.group(1) in ICONS else m.group(0), out)
+    if "*" in out:  # most cells and many lines have no emphasis: no pattern to run
+        out = BOLD_RE.sub(lambda m: "<b>" + m.group(1) + "</b>", out)
+        out = ITALIC_RE.sub(lambda m: "<i>" + m.group(1) + "</i>", out)
+    if ":" in out:
+        out = INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)) if m.group(1) in ICONS else m.group(0), out)
     return unescape_literal(out)
 
 
 def plain(text: str) -> str:
     """Inline text without markers (for the table of contents and outlines)."""
-    text = MARKER.sub("", INLINE_ICON.sub(lambda m: "" if m.group(1) in ICONS else m.group(0), text))
-    return unescape_literal(re.sub(r"\*{1,2}(.+?)\*{1,2}", r"\1", text))
+    if ":" in text:
+        text = INLINE_ICON.sub(lambda m: "" if m.group(1) in ICONS else m.group(0), text)
+    if MARKER_OPEN in text:
+        text = MARKER.sub("", text)
+    if "*" in text:
+        text = EMPHASIS_RE.sub(_inner, text)
+    return unescape_literal(text)

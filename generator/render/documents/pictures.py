@@ -18,6 +18,7 @@ from generator.model.sizes import Size
 from generator.project import Project
 from generator.render.faces import draw_resolved, renderer
 from generator.render.layout import Face
+from generator.render.stamps import FormStore
 
 
 def resolve(game: Game, ref: str, where: Location) -> tuple[Component, Item]:
@@ -45,6 +46,7 @@ class FacePicture(Flowable):
         super().__init__()
         self.component, self.item, self.side = component, item, side
         self.face = resolve_face(game, project, component, item, side)
+        self.store = renderer(project).forms
         self.scale = height / (component.size.height * mm)
         self.width = component.size.width * mm * self.scale
         self.height = height
@@ -56,7 +58,7 @@ class FacePicture(Flowable):
         canvas = self.canv
         canvas.saveState()
         canvas.scale(self.scale, self.scale)
-        canvas.doForm(face_form(canvas, self.component, self.item, self.side, self.face))
+        canvas.doForm(face_form(canvas, self.component, self.item, self.side, self.face, self.store))
         canvas.restoreState()
 
 
@@ -65,16 +67,28 @@ def form_name(component: Component, item: Item, side: str) -> str:
     return "face-" + re.sub(r"[^A-Za-z0-9_-]+", "-", f"{component.id}-{item.id}-{side}")
 
 
-def face_form(canvas: Any, component: Component, item: Item, side: str, face: Face) -> str:
-    """The name of a PDF form holding the face, cut to its shape; made once per document (per canvas)."""
+def face_form(canvas: Any, component: Component, item: Item, side: str, face: Face,
+              store: FormStore | None = None) -> str:
+    """The name of a PDF form holding the face, cut to its shape; made once per document (per canvas).
+
+    With the session's `store` (`renderer(project).forms`), a drawing made for an earlier document
+    is replayed when this one's fonts stand exactly as they did then (the other paper's rulebook,
+    the booklet, the next build in `pnp watch`): the same bytes, without drawing (stamps.py)."""
     name = form_name(component, item, side)
     made: set[str] = getattr(canvas, "_face_forms", set())
     canvas._face_forms = made
     if name not in made:
-        canvas.beginForm(name, 0, 0, face.width * mm, face.height * mm)
-        _die_cut(canvas, component.size)
-        draw_resolved(canvas, face, 0, 0)
-        canvas.endForm()
+        def draw() -> None:
+            _die_cut(canvas, component.size)
+            draw_resolved(canvas, face, 0, 0)
+
+        box = (0.0, 0.0, face.width * mm, face.height * mm)
+        if store is None:
+            canvas.beginForm(name, *box)
+            draw()
+            canvas.endForm()
+        else:
+            store.form(canvas, name, box, ("document face", face, component.size), draw)
         made.add(name)
     return name
 

@@ -13,11 +13,12 @@ from generator.errors import DataError
 from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
-from generator.render.documents.booklet import booklet_canvas
+from generator.render.documents.booklet import BookletCanvas, booklet_canvas
 from generator.render.documents.document import build_pdf
 from generator.render.documents.flowables import Builder
 from generator.render.documents.styles import MARGIN, booklet_page, make_styles, paper_size
 from generator.render.documents.templating import render_template, template_context
+from generator.render.faces import renderer
 
 
 def rulebook_template(game: Game, project: Project) -> Path:
@@ -67,6 +68,13 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     flowables = builder.guard(story) if builder.guard_headings else story
     canvasmaker = booklet_canvas(sheet) if booklet else Canvas
     footer = f"{game.title} \u2014 rules"
+    store = renderer(project).forms  # the session's font subsets, made and compressed once (stamps.py)
+
+    def save(canvas: Canvas) -> None:
+        if isinstance(canvas, BookletCanvas):
+            canvas.impose()  # its sheets first, as its own save would: the same object order
+        store.save(canvas)
+
     return build_pdf(flowables, pagesize, margin, f"{game.title}: rules", styles, footer,
-                     canvasmaker=canvasmaker, links=not booklet)
+                     canvasmaker=canvasmaker, links=not booklet, saver=save)
 

@@ -22,6 +22,7 @@ from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import face_form, form_name, resolve, resolve_face
 from generator.render.documents.styles import Styles
+from generator.render.faces import renderer
 from generator.render.layout import Face
 
 STACK_STEP = 0.7  # mm between the edges of a pile's cards
@@ -54,6 +55,7 @@ class SceneFlowable(Flowable):
         super().__init__()
         self.max_height = max_height  # points; 0 for no limit beyond the width
         self.scene, self.styles = scene, styles
+        self.store = renderer(project).forms  # face drawings replayed from earlier documents (pictures.face_form)
         self.placed: list[Placed] = []
         for item in scene.items:
             if item.kind != "face":
@@ -107,7 +109,7 @@ class SceneFlowable(Flowable):
     def _face(self, placed: Placed, s: float, top: float) -> None:
         canvas = self.canv
         item, face = placed.item, placed.face
-        face_form(canvas, placed.component, placed.found, item.side, face)
+        face_form(canvas, placed.component, placed.found, item.side, face, self.store)
         size = placed.component.size
         bw, bh = placed.box
         for depth in reversed(range(item.stack)):
