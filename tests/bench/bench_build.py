@@ -71,11 +71,13 @@ print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
 # One cold `pnp build` in a fresh process with every job's start and end logged (wall and CPU, per process,
 # forked workers included): how long each process was busy, so idle cores show without a quiet machine.
 TIMELINE = """
-import os, sys, time
+import functools, os, sys, time
 import generator.pipeline as pipeline
 import generator.render.build as build
+import generator.render.raster as raster
 log = sys.argv[1]
 def traced(run, name):
+    @functools.wraps(run)  # the same qualified name: a traced worker function still pickles
     def wrapper(*args, **kwargs):
         wall, cpu = time.monotonic(), time.process_time()
         try:
@@ -86,6 +88,15 @@ def traced(run, name):
     return wrapper
 build.execute = traced(build.execute, lambda args: args[0].label)
 pipeline.BuildSession._validate = traced(pipeline.BuildSession._validate, lambda args: f"validate {args[1]}")
+raster._draw_and_render = traced(raster._draw_and_render, lambda args: f"  rasterize {len(args[0])} faces")
+import generator.render.cache as cache
+# the main process's own steps, which no other core can share
+pipeline.BuildSession.load = traced(pipeline.BuildSession.load, lambda args: f"(load {args[1]})")
+pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, lambda args: f"(plan {args[1].id})")
+pipeline.BuildSession._record_game = traced(pipeline.BuildSession._record_game, lambda args: f"(record {args[1].id})")
+pipeline.BuildSession._gallery = traced(pipeline.BuildSession._gallery, lambda args: "(gallery)")
+cache.BuildCache.save = traced(cache.BuildCache.save, lambda args: "(save the manifest)")
+build._write = traced(build._write, lambda args: f"(write {args[0].label})")
 from generator.cli import main
 start = time.monotonic()
 try:

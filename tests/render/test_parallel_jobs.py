@@ -88,6 +88,18 @@ def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation
                 and p.name != ".gitkeep"]
 
 
+def test_a_refused_game_stops_every_game_of_the_build_before_anything_is_written(tmp_path: Path) -> None:
+    """With --jobs 2 the pure jobs of all games start at once, before any game validates: a game refused
+    after another passed leaves the output folder as empty as the first refusal does."""
+    project = copy_sources(tmp_path)
+    layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
+    with pytest.raises(Refused, match="counterattack fails validation"):
+        build(project, ["pirate-tricks", "counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS,), jobs=2))
+    assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
+                and p.name != ".gitkeep"]
+
+
 def _made_by_whom(name: str, wait_for: Path, make: Path) -> list[OutputFile]:
     """A job that says which process ran it, after signalling `make` and waiting (up to 30 s) for
     `wait_for`: two such jobs waiting for each other finish only when two processes run them."""
