@@ -415,9 +415,11 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
 
 def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path) -> JobOutcome:
     written = []
+    folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file
     for output in result.files:
         path = job.folder / output.name
-        if not path.resolve().is_relative_to(out_root):
+        inside = folder_inside if _plain_name(output.name) else path.resolve().is_relative_to(out_root)
+        if not inside:
             raise UsageError(f"job {job.label!r} tried to write outside output/: {output.name}")
         if write_atomic(path, output.data):
             written.append(output.name)
@@ -434,6 +436,15 @@ def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path
                      paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts)
     return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed),
                       inputs=result.reads)
+
+
+def _plain_name(name: str) -> bool:
+    """A file name without folders: it lies in its job's folder (a symbolic link there is refused by
+    `write_atomic`, which never writes through one), so the folder's check stands for it."""
+    import os
+
+    return name not in ("", ".", "..") and "/" not in name and os.sep not in name and (
+        not os.altsep or os.altsep not in name)
 
 
 def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: BuildCache,
