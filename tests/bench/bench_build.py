@@ -1,7 +1,7 @@
 """How long `pnp build` takes: all four games' sheet PDFs in one cold process (target: under 2 s).
 
 Run: python tests/bench/bench_build.py [--repeat N]
-     python tests/bench/bench_build.py --timeline JOBS [--scale N]   (where each process spent one build)
+     python tests/bench/bench_build.py --timeline JOBS [--scale N]   (where each process spent one build, idle cores)
 Builds into a temporary copy of the project (so output/ is untouched) with a
 fresh Python process each time, and prints the cold wall times and their median,
 with and without validation, plus the PNG export of one game with 1 and 2 jobs.
@@ -108,22 +108,27 @@ finally:
 """
 
 
-def timeline(root: Path, args: list[str]) -> None:
-    """Print each process's busy time in one build (`pnp` arguments `args`) and the cores left idle."""
+def timeline(root: Path, args: list[str], cores: int) -> None:
+    """Print each process's jobs in one build (`pnp` arguments `args`), its CPU, and the core time left idle."""
     log = root / "timeline.log"
     log.unlink(missing_ok=True)
     subprocess.run([sys.executable, "-c", TIMELINE, str(log), "--root", str(root), "-q", *args], check=True, cwd=ROOT)
     rows = [line.split("\t") for line in log.read_text().splitlines()]
     build_row = next(row for row in rows if row[4] == "THE BUILD")
     t0, span = float(build_row[1]), float(build_row[2]) - float(build_row[1])
-    busy: dict[str, float] = {}
+    main_pid, main_cpu = build_row[0], float(build_row[3])
+    cpu_of: dict[str, float] = {main_pid: main_cpu}  # other processes: their rows, which never nest
     for pid, start, end, cpu, label in sorted(rows, key=lambda row: float(row[1])):
         if label == "THE BUILD":
             continue
-        busy[pid] = busy.get(pid, 0.0) + float(end) - float(start)
+        if pid != main_pid:
+            cpu_of[pid] = cpu_of.get(pid, 0.0) + float(cpu)
         print(f"  {pid:>7} {float(start) - t0:7.2f} - {float(end) - t0:7.2f} s  {float(cpu):6.3f} s CPU  {label}")
-    print(f"  span {span:.2f} s wall; main process {float(build_row[3]):.2f} s CPU; busy in jobs per process: "
-          + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in busy.items()))
+    idle = cores * span - sum(cpu_of.values())
+    print(f"  span {span:.2f} s wall; CPU per process (main first): "
+          + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in cpu_of.items())
+          + f"; {cores} cores x span - CPU = {idle:.2f} core-seconds idle (a quiet machine's figure: on a busy "
+          "one, other programs hold the cores)")
 
 
 def main() -> None:
@@ -142,7 +147,7 @@ def main() -> None:
             if args.scale > 1:
                 scale_deck(root, args.scale, "all-hands-on-deck")
                 build += ["all-hands-on-deck", "--paper", "a4"]
-            timeline(root, build)
+            timeline(root, build, args.timeline)
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
