@@ -48,7 +48,7 @@ from generator.render.build import (
     run,
     start,
 )
-from generator.render.cache import BuildCache, JobRecord, code_digest, digest
+from generator.render.cache import BuildCache, code_digest, digest
 from generator.render.exporters import PREVIEW
 
 Progress = Callable[[list[Job]], Callable[[Job], None]]  # given the jobs that will run, returns "one is done"
@@ -94,25 +94,6 @@ class BuildResult:
 
     def all_warnings(self) -> list[str]:
         return self.warnings + [w for game in self.games for w in game.warnings]
-
-
-@dataclass(frozen=True)
-class CacheDelta:
-    """What a worker process recorded for one game, to apply to the parent's manifest."""
-
-    game: str
-    jobs: dict[str, JobRecord]
-    faces: dict[str, str]
-    record: dict[str, Any] | None
-
-    def apply(self, cache: BuildCache) -> None:
-        for label in list(cache.jobs_of(self.game)):
-            if label not in self.jobs:
-                del cache.jobs[label]  # the worker removed it as obsolete
-        cache.jobs.update(self.jobs)
-        cache.faces.update(self.faces)
-        if self.record is not None:
-            cache.games[self.game] = self.record
 
 
 class BuildSession:
@@ -165,9 +146,9 @@ class BuildSession:
               clean: bool = False, progress: Progress | None = None) -> BuildResult:
         """Build the named games (all when none are named); returns what was written and what was reused.
 
-        With `options.jobs` > 1 and several games to redo, each game is built in its
-        own process (its files do not depend on the others, so output is the same
-        bytes either way); a single game, as in `pnp watch`, stays in this process.
+        With `options.jobs` > 1 the pure jobs of every game to redo share one set of forked
+        workers, longest first across games (`_build_here`); every job writes its own
+        files, so output is the same bytes for any `--jobs`.
         """
         options = options or BuildOptions()
         options.check()
@@ -186,10 +167,7 @@ class BuildSession:
                         result.games.append(reused)
                     else:
                         todo.append(game_id)
-                if options.jobs > 1 and len(todo) > 1:
-                    result.games += self._build_in_processes(todo, options, force, cache, progress)
-                else:
-                    result.games += self._build_here(todo, options, force, cache, progress)
+                result.games += self._build_here(todo, options, force, cache, progress)
                 if PREVIEW in options.exports:
                     result.gallery_written = self._gallery(cache)
         finally:
@@ -250,55 +228,70 @@ class BuildSession:
 
     def _build_here(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
                     progress: Progress | None) -> list[GameOutcome]:
-        """Load, validate, plan and run the games in this process, each game's reads recorded apart."""
+        """Load, validate, plan and run the games in this process, each game's reads recorded apart.
+
+        With --jobs > 1 every game is planned first and the pure jobs of all of them (sheets, documents)
+        go to one set of forked workers, longest first across games, while this process validates the
+        games on the other core; then this process runs the rest and takes the shortest farmed jobs,
+        so every core stays busy to the end. Nothing is written before every game has validated: a
+        refused game stops the workers and the build writes nothing.
+        """
         if not todo:
             return []  # nothing to redo: a no-op build imports no drawing code (ReportLab, PIL, pdfium)
         from generator.render.raster import Workers
 
         workers = self._workers or Workers(options.jobs)
+        started: Started | None = None
         try:
-            prepared: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
-            started: dict[str, Started] = {}
+            prepared: list[tuple[Game, GameOutcome, ReadSet, list[Job] | None]] = []
             for game_id in todo:
-                outcome = GameOutcome(game_id, loaded=True)
                 with self.gate.recording() as reads:
                     game = self.load(game_id)
-                    early = self._start_early(game, options, workers, cache, started)
-                    self._validate(game_id, force, cache, outcome)
-                    jobs = early or plan([game], self.project, options, workers, cache=cache)
-                prepared.append((game, outcome, reads, jobs))
-            advance = progress([job for *_, jobs in prepared for job in jobs]) if progress else None
-            for game, outcome, reads, jobs in prepared:
-                before = cache.faces_drawn
-                with self.gate.recording() as job_reads:
-                    outcome.jobs = run(jobs, self.project, cache, advance, options.jobs, self.between_jobs,
-                                       started.pop(game.id, None))
-                reads.merge(job_reads)
-                outcome.faces_drawn = cache.faces_drawn - before
+                    early = self._plan_early(game, options, workers, cache)
+                prepared.append((game, GameOutcome(game_id, loaded=True), reads, early))
+            if options.jobs > 1:
+                # what the jobs import is imported once here, not again in every build's forked workers
+                started = start([job for *_, jobs in prepared for job in jobs or ()], self.project, cache,
+                                options.jobs, before_fork=_warm_up)
+            planned: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
+            for game, outcome, reads, early in prepared:
+                with self.gate.recording() as checked:
+                    self._validate(game.id, force, cache, outcome)
+                    jobs = early if early is not None else plan([game], self.project, options, workers, cache=cache)
+                reads.merge(checked)
+                planned.append((game, outcome, reads, jobs))
+            every_job = [job for *_, jobs in planned for job in jobs]
+            advance = progress(every_job) if progress else None
+            ran = run(every_job, self.project, cache, advance, options.jobs, self.between_jobs, started)
+            started = None  # `run` closed the workers
+            by_game: dict[str, list[JobOutcome]] = {}
+            for job_outcome in ran:
+                by_game.setdefault(job_outcome.game, []).append(job_outcome)
+            for game, outcome, reads, jobs in planned:
+                outcome.jobs = by_game.get(game.id, [])
+                for job_outcome in outcome.jobs:
+                    reads.merge(job_outcome.inputs)
+                outcome.faces_drawn = sum(job_outcome.faces_drawn for job_outcome in outcome.jobs)
                 if not options.only:  # a partial build says nothing about the whole game
                     outcome.jobs += remove_obsolete(game, jobs, options, cache, self.project)
                     self._record_game(game, options, reads, cache)
         finally:
-            for early_jobs in started.values():
-                early_jobs.close()  # refused or failed before its run
+            if started is not None:
+                started.close()  # refused or failed before its run
             if workers is not self._workers:
                 workers.close()
         return [outcome for _, outcome, _, _ in prepared]
 
-    def _start_early(self, game: Game, options: BuildOptions, workers: Any, cache: BuildCache,
-                     started: dict[str, Started]) -> list[Job] | None:
-        """With --jobs > 1, plan the game and start its pure jobs (sheets, documents) in workers before it
-        is validated, so they use the other core meanwhile (nothing is written before `run`). None when
-        planning fails here: the same plan then runs after validation, which reports a bad game first."""
+    def _plan_early(self, game: Game, options: BuildOptions, workers: Any, cache: BuildCache) -> list[Job] | None:
+        """With --jobs > 1, plan the game before it is validated, so its pure jobs can start in workers
+        meanwhile (nothing is written before `run`). None with one job, or when planning fails here: the
+        same plan then runs after validation, which reports a bad game first."""
         if options.jobs < 2:
             return None
         try:
-            jobs = plan([game], self.project, options, workers, cache=cache)
+            return plan([game], self.project, options, workers, cache=cache)
         except Exception:  # a broken game: validation (or the plan after it) says what is wrong, in one line
             return None
-        # what the jobs import is imported once here, not again in every build's forked workers
-        started[game.id] = start(jobs, self.project, cache, options.jobs, before_fork=_warm_up)
-        return jobs
 
     def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:
         from generator.render.gallery import collect
@@ -310,37 +303,6 @@ class BuildSession:
             "options": options_key(options), "code": code_digest(), "inputs": reads.as_dict(), "jobs": list(jobs),
             "gallery": collect(game, self.project, outputs, options.bleed).to_json(),
         }
-
-    # -- several games in processes --------------------------------------------------
-
-    def _build_in_processes(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
-                            progress: Progress | None) -> list[GameOutcome]:
-        """One process per game (at most `options.jobs` at once); their manifest records merge back here."""
-        from generator.workers import process_pool
-
-        single = dataclasses.replace(options, jobs=1)  # no nested pools inside a game's worker
-        _warm_up()  # forked workers inherit the imports and fonts instead of each paying for them
-        labels: list[Any] = [_GameLabel(g) for g in todo]
-        advance = progress(labels) if progress else None
-        outcomes = []
-        with process_pool(min(options.jobs, len(todo))) as pool:
-            # Biggest games first (data size is a fair proxy), so no worker is left with a long tail.
-            data = self.project.data_dir
-            order = sorted(todo, key=lambda g: -sum(p.stat().st_size for p in (data / g).glob("*.yaml")))
-            # The last games to start also farm their own jobs (`options.jobs` kept): when the others are
-            # done, their sheets and documents still fill every core instead of one.
-            tail = set(order[max(0, len(order) - (options.jobs - 1)):])
-            futures = {g: pool.submit(_build_one, str(self.project.root), g, options if g in tail else single, force,
-                                      self.registry) for g in order}
-            for game_id in todo:
-                outcome, delta = futures[game_id].result()
-                delta.apply(cache)
-                if delta.record and "build" in delta.record:
-                    self.gate.inherit(delta.record["build"]["inputs"])
-                outcomes.append(outcome)
-                if advance:
-                    advance(labels[todo.index(game_id)])
-        return outcomes
 
     # -- the gallery -----------------------------------------------------------------
 
@@ -380,13 +342,6 @@ def build(project: Project, game_ids: Iterable[str] = (), options: BuildOptions 
         return session.build(game_ids, options, force=force, clean=clean, progress=progress)
 
 
-@dataclass
-class _GameLabel:
-    """Stands in for a job in the progress bar when whole games run in worker processes."""
-
-    label: str
-
-
 def _warm_up() -> None:
     import importlib
 
@@ -400,14 +355,3 @@ def _warm_up() -> None:
     from generator.render.fonts import register_fonts
 
     register_fonts()
-
-
-def _build_one(root: str, game_id: str, options: BuildOptions, force: bool,
-               registry: Registry = REGISTRY) -> tuple[GameOutcome, CacheDelta]:
-    """Worker: build one game against the manifest as it was on disk; send back what it recorded."""
-    with BuildSession(Project.at(root), registry=registry) as session:
-        cache = BuildCache.open(session.project)  # never wipes: with --clean the parent already did
-        faces_before = set(cache.faces)
-        [outcome] = session._build_here([game_id], options, force, cache, None)
-        faces = {key: value for key, value in cache.faces.items() if key not in faces_before}
-        return outcome, CacheDelta(game_id, cache.jobs_of(game_id), faces, cache.games.get(game_id))

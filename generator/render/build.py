@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,6 +155,10 @@ class JobOutcome:
     files: tuple[FileRecord, ...] = ()
     written: tuple[str, ...] = ()  # names whose bytes changed
     removed: tuple[str, ...] = ()  # names deleted: no longer made by this job, or the job is gone
+    # what it read (files by digest; a reused job's recorded reads), so a build of several games records each
+    # game's inputs apart though their jobs ran mixed; and the faces it rasterized into the build cache
+    inputs: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    faces_drawn: int = field(default=0, compare=False)
 
     def paths(self) -> list[Path]:
         return [self.folder / record.name for record in self.files]
@@ -332,6 +336,7 @@ class Started:
 
     reused: dict[int, JobRecord]
     farmed: ForkedJobs
+    checked: frozenset[int] = frozenset()  # the jobs (by id) whose freshness `start` checked
 
     def close(self) -> None:
         """Stop the workers (a refused build writes nothing; `run` closes it when done)."""
@@ -354,7 +359,7 @@ def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, pa
             if record is not None:
                 reused[id(job)] = record
     return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
-                                      parallel, project.gate, before_fork))
+                                      parallel, project.gate, before_fork), frozenset(id(job) for job in jobs))
 
 
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
@@ -368,8 +373,8 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     (sheets, documents) run in forked workers, longest first, while this process
     runs the others; their results are written as they come, so this process never
     waits for a worker while it has work of its own. Every job writes its own files,
-    so the order of writing changes no byte. `started` (from `start`, same jobs)
-    has the workers running already.
+    so the order of writing changes no byte. `started` (from `start`, for these jobs or
+    some of them) has the workers running already.
     `between_jobs` is called after each job (tests use it to edit a file mid-build).
     """
     gate = project.gate
@@ -378,9 +383,9 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     reused, farmed = started.reused, started.farmed
     outcomes: dict[int, JobOutcome] = {}
 
-    def finish(job: Job, result: JobResult) -> None:
+    def finish(job: Job, result: JobResult, faces_drawn: int = 0) -> None:
         gate.inherit(result.reads)
-        outcomes[id(job)] = _write(job, result, cache, out_root)
+        outcomes[id(job)] = dataclasses.replace(_write(job, result, cache, out_root), faces_drawn=faces_drawn)
         if progress:
             progress(job)
         if between_jobs:
@@ -389,15 +394,20 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     try:
         for job in jobs:
             record = reused.get(id(job))
+            if record is None and cache is not None and id(job) not in started.checked:
+                record = fresh(job, cache, gate)  # planned after `start` (a game whose early plan failed)
             if record is not None:
                 gate.inherit(record.inputs)  # what it read last time is what this build depends on
-                outcomes[id(job)] = JobOutcome(job.game, job.label, job.folder, False, tuple(record.records()))
+                outcomes[id(job)] = JobOutcome(job.game, job.label, job.folder, False, tuple(record.records()),
+                                               inputs=record.inputs)
                 if progress:
                     progress(job)
                 if between_jobs:
                     between_jobs(job)
             elif not farmed.has(job):
-                finish(job, execute(job, gate))
+                drawn = cache.faces_drawn if cache is not None else 0
+                result = execute(job, gate)
+                finish(job, result, cache.faces_drawn - drawn if cache is not None else 0)
             for done, result in farmed.ready():  # what the workers finished meanwhile
                 finish(done, result)
         for done, result in farmed.rest():
@@ -409,9 +419,11 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
 
 def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path) -> JobOutcome:
     written = []
+    folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file
     for output in result.files:
         path = job.folder / output.name
-        if not path.resolve().is_relative_to(out_root):
+        inside = folder_inside if _plain_name(output.name) else path.resolve().is_relative_to(out_root)
+        if not inside:
             raise UsageError(f"job {job.label!r} tried to write outside output/: {output.name}")
         if write_atomic(path, output.data):
             written.append(output.name)
@@ -426,7 +438,17 @@ def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path
                 removed.append(stale.name)
         cache.record(job.label, job.key, job.folder, records, game=job.game, exporter=job.exporter,
                      paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts)
-    return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed))
+    return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed),
+                      inputs=result.reads)
+
+
+def _plain_name(name: str) -> bool:
+    """A file name without folders: it lies in its job's folder (a symbolic link there is refused by
+    `write_atomic`, which never writes through one), so the folder's check stands for it."""
+    import os
+
+    return name not in ("", ".", "..") and "/" not in name and os.sep not in name and (
+        not os.altsep or os.altsep not in name)
 
 
 def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: BuildCache,

@@ -30,12 +30,17 @@ from generator.render.cache import digest
 KEYS = "*"  # the fact "which keys this mapping has" (noted when a mapping is iterated or sized)
 
 
+_PLAIN = frozenset({str, int, float, bool})  # exactly these types (an Enum built on str or int is not one)
+
+
 def _where_field(name: str) -> bool:
     return name in ("location", "files") or name.endswith("_locations")
 
 
 def model_value(value: Any, *, item_fields: bool = True, skip: frozenset[str] = frozenset()) -> Any:
     """A model object as plain JSON-able data: every dataclass field but locations (and `skip`)."""
+    if value is None or type(value) in _PLAIN:  # most values of a big deck: answered before the slower tests
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
         for f in dataclasses.fields(value):

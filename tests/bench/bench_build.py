@@ -1,7 +1,7 @@
 """How long `pnp build` takes: all four games' sheet PDFs in one cold process (target: under 2 s).
 
 Run: python tests/bench/bench_build.py [--repeat N]
-     python tests/bench/bench_build.py --timeline JOBS [--scale N]   (where each process spent one build)
+     python tests/bench/bench_build.py --timeline JOBS [--scale N]   (where each process spent one build, idle cores)
 Builds into a temporary copy of the project (so output/ is untouched) with a
 fresh Python process each time, and prints the cold wall times and their median,
 with and without validation, plus the PNG export of one game with 1 and 2 jobs.
@@ -71,11 +71,13 @@ print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
 # One cold `pnp build` in a fresh process with every job's start and end logged (wall and CPU, per process,
 # forked workers included): how long each process was busy, so idle cores show without a quiet machine.
 TIMELINE = """
-import os, sys, time
+import functools, os, sys, time
 import generator.pipeline as pipeline
 import generator.render.build as build
+import generator.render.raster as raster
 log = sys.argv[1]
 def traced(run, name):
+    @functools.wraps(run)  # the same qualified name: a traced worker function still pickles
     def wrapper(*args, **kwargs):
         wall, cpu = time.monotonic(), time.process_time()
         try:
@@ -86,6 +88,15 @@ def traced(run, name):
     return wrapper
 build.execute = traced(build.execute, lambda args: args[0].label)
 pipeline.BuildSession._validate = traced(pipeline.BuildSession._validate, lambda args: f"validate {args[1]}")
+raster._draw_and_render = traced(raster._draw_and_render, lambda args: f"  rasterize {len(args[0])} faces")
+import generator.render.cache as cache
+# the main process's own steps, which no other core can share
+pipeline.BuildSession.load = traced(pipeline.BuildSession.load, lambda args: f"(load {args[1]})")
+pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, lambda args: f"(plan {args[1].id})")
+pipeline.BuildSession._record_game = traced(pipeline.BuildSession._record_game, lambda args: f"(record {args[1].id})")
+pipeline.BuildSession._gallery = traced(pipeline.BuildSession._gallery, lambda args: "(gallery)")
+cache.BuildCache.save = traced(cache.BuildCache.save, lambda args: "(save the manifest)")
+build._write = traced(build._write, lambda args: f"(write {args[0].label})")
 from generator.cli import main
 start = time.monotonic()
 try:
@@ -97,22 +108,27 @@ finally:
 """
 
 
-def timeline(root: Path, args: list[str]) -> None:
-    """Print each process's busy time in one build (`pnp` arguments `args`) and the cores left idle."""
+def timeline(root: Path, args: list[str], cores: int) -> None:
+    """Print each process's jobs in one build (`pnp` arguments `args`), its CPU, and the core time left idle."""
     log = root / "timeline.log"
     log.unlink(missing_ok=True)
     subprocess.run([sys.executable, "-c", TIMELINE, str(log), "--root", str(root), "-q", *args], check=True, cwd=ROOT)
     rows = [line.split("\t") for line in log.read_text().splitlines()]
     build_row = next(row for row in rows if row[4] == "THE BUILD")
     t0, span = float(build_row[1]), float(build_row[2]) - float(build_row[1])
-    busy: dict[str, float] = {}
+    main_pid, main_cpu = build_row[0], float(build_row[3])
+    cpu_of: dict[str, float] = {main_pid: main_cpu}  # other processes: their rows, which never nest
     for pid, start, end, cpu, label in sorted(rows, key=lambda row: float(row[1])):
         if label == "THE BUILD":
             continue
-        busy[pid] = busy.get(pid, 0.0) + float(end) - float(start)
+        if pid != main_pid:
+            cpu_of[pid] = cpu_of.get(pid, 0.0) + float(cpu)
         print(f"  {pid:>7} {float(start) - t0:7.2f} - {float(end) - t0:7.2f} s  {float(cpu):6.3f} s CPU  {label}")
-    print(f"  span {span:.2f} s wall; main process {float(build_row[3]):.2f} s CPU; busy in jobs per process: "
-          + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in busy.items()))
+    idle = cores * span - sum(cpu_of.values())
+    print(f"  span {span:.2f} s wall; CPU per process (main first): "
+          + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in cpu_of.items())
+          + f"; {cores} cores x span - CPU = {idle:.2f} core-seconds idle (a quiet machine's figure: on a busy "
+          "one, other programs hold the cores)")
 
 
 def main() -> None:
@@ -131,7 +147,7 @@ def main() -> None:
             if args.scale > 1:
                 scale_deck(root, args.scale, "all-hands-on-deck")
                 build += ["all-hands-on-deck", "--paper", "a4"]
-            timeline(root, build)
+            timeline(root, build, args.timeline)
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -78,12 +78,43 @@ def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_p
         run(jobs(5), project, parallel=2)
 
 
+def test_a_job_never_writes_outside_the_output_folder(tmp_path: Path) -> None:
+    """Plain names are checked once per job folder; names with folders (`..`, a linked folder) one by one."""
+    from generator.errors import UsageError
+    from generator.render.build import Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    folder.mkdir(parents=True)
+    (folder / "linked").symlink_to(outside)
+    for name in ("../../escape.pdf", "linked/escape.pdf"):
+        with pytest.raises(UsageError, match="tried to write outside output/"):
+            run([Job("demo", "escape", folder, partial(_made, name))], project)
+    run([Job("demo", "fine", folder, partial(_made, "fine.pdf"))], project)
+    assert (folder / "fine.pdf").read_bytes() == b"fine.pdf"
+    assert not list(outside.iterdir()) and not (tmp_path / "escape.pdf").exists()
+
+
 def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation(tmp_path: Path) -> None:
     project = copy_sources(tmp_path)
     layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
     layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
     with pytest.raises(Refused, match="counterattack fails validation"):
         build(project, ["counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2))
+    assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
+                and p.name != ".gitkeep"]
+
+
+def test_a_refused_game_stops_every_game_of_the_build_before_anything_is_written(tmp_path: Path) -> None:
+    """With --jobs 2 the pure jobs of all games start at once, before any game validates: a game refused
+    after another passed leaves the output folder as empty as the first refusal does."""
+    project = copy_sources(tmp_path)
+    layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
+    with pytest.raises(Refused, match="counterattack fails validation"):
+        build(project, ["pirate-tricks", "counterattack"], BuildOptions(papers=("a4",), exports=(SHEETS,), jobs=2))
     assert not [p for p in project.output_dir.rglob("*") if p.is_file() and ".cache" not in p.parts
                 and p.name != ".gitkeep"]
 
