@@ -23,12 +23,11 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from generator.render.template_cache import private_folder, user_folder
+from generator.render.template_cache import private_folder, store_entry, user_folder
 
 _HEADER = b"pirate-press ttfont 1\n"
 _SCALE_PROBES = (0, 1, -7, 513, 1000, 2048, 65535)
@@ -121,15 +120,5 @@ def _store(entry: Path, font: Any) -> None:
         data = pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # something in this ReportLab's font does not pickle: no cache
         return
-    try:
-        handle, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(_HEADER + data)
-            os.replace(temporary, entry)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass  # a full disk or a read-only home: the next process parses again
+    store_entry(entry, _HEADER + data)
 

@@ -171,14 +171,20 @@ class CodeCache:
         return code if isinstance(code, CodeType) else None
 
     def _store(self, path: Path, digest: str, code: Any) -> None:
+        store_entry(path, _HEADER + digest.encode() + b"\n" + marshal.dumps(code))
+
+
+def store_entry(path: Path, data: bytes) -> None:
+    """Write a cache entry whole (a temporary file in the same folder, then a rename), or not at all: a full
+    disk or a read-only home only means the next process computes it again."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         try:
-            handle, temporary = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(_HEADER + digest.encode() + b"\n" + marshal.dumps(code))
-                os.replace(temporary, path)
-            except BaseException:
-                Path(temporary).unlink(missing_ok=True)
-                raise
-        except OSError:
-            pass  # a full disk or a read-only home: the next process compiles again
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
