@@ -167,7 +167,7 @@ def _pixels(data: bytes, forms: bool) -> list[str]:
 
 @pytest.mark.parametrize("forms", [False, True], ids=["appearances", "form-filler"])
 def test_renders_pixel_identical_to_reportlabs_fields(fillable_pairs, forms) -> None:
-    """At 72 dpi here (tests/bench/compare_fillable.py checks 72, 150 and 300 dpi over a whole build)."""
+    """At 72 dpi here (tests/bench/compare_renders.py --forms checks 72, 150 and 300 dpi over a whole build)."""
     for label, ours, theirs in fillable_pairs:
         assert _pixels(ours, forms) == _pixels(theirs, forms), label
 
