@@ -113,23 +113,29 @@ class Workers:
         self.close()
 
 
-def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]:
-    """Worker: rasterize some pages to PNG bytes (top level, so it pickles)."""
+def _bitmaps(pdf: bytes, scale: float, pages: Sequence[int]) -> Iterator[Any]:
+    """Each of `pages` rendered by pdfium as RGB rows (as a PNG stores them); each bitmap is freed once the
+    caller moves on, and the document when all are done."""
     import pypdfium2 as pdfium
 
     document = pdfium.PdfDocument(pdf)
-    out = []
     try:
         for index in pages:
             page = document[index]
-            bitmap = page.render(scale=scale, rev_byteorder=True)  # RGB rows, as a PNG stores them
-            out.append(png_from_rows(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, bitmap.mode,
-                                     PNG_LEVEL))
-            bitmap.close()
-            page.close()
+            bitmap = page.render(scale=scale, rev_byteorder=True)
+            try:
+                yield bitmap
+            finally:
+                bitmap.close()
+                page.close()
     finally:
         document.close()
-    return out
+
+
+def _render_pages(pdf: bytes, scale: float, pages: Sequence[int]) -> list[bytes]:
+    """Worker: rasterize some pages to PNG bytes (top level, so it pickles)."""
+    return [png_from_rows(bitmap.buffer, bitmap.width, bitmap.height, bitmap.stride, bitmap.mode, PNG_LEVEL)
+            for bitmap in _bitmaps(pdf, scale, pages)]
 
 
 @dataclass(frozen=True)
@@ -152,25 +158,15 @@ class Pixels:
 
 def _render_pixels(pdf: bytes, scale: float, pages: Sequence[int]) -> list[Pixels]:
     """Worker: rasterize some pages to RGB pixels (top level, so it pickles)."""
-    import pypdfium2 as pdfium
-
-    document = pdfium.PdfDocument(pdf)
     out = []
-    try:
-        for index in pages:
-            page = document[index]
-            bitmap = page.render(scale=scale, rev_byteorder=True)
-            if bitmap.mode != "RGB":
-                raise RuntimeError(f"pdfium rendered a face page as {bitmap.mode}, not RGB")
-            width, height, stride = bitmap.width, bitmap.height, bitmap.stride
-            view = memoryview(bitmap.buffer).cast("B")
-            rgb = bytes(view) if stride == 3 * width else b"".join(
-                view[row:row + 3 * width] for row in range(0, height * stride, stride))
-            out.append(Pixels(width, height, rgb))
-            bitmap.close()
-            page.close()
-    finally:
-        document.close()
+    for bitmap in _bitmaps(pdf, scale, pages):
+        if bitmap.mode != "RGB":
+            raise RuntimeError(f"pdfium rendered a face page as {bitmap.mode}, not RGB")
+        width, height, stride = bitmap.width, bitmap.height, bitmap.stride
+        view = memoryview(bitmap.buffer).cast("B")
+        rgb = bytes(view) if stride == 3 * width else b"".join(
+            view[row:row + 3 * width] for row in range(0, height * stride, stride))
+        out.append(Pixels(width, height, rgb))
     return out
 
 
