@@ -176,7 +176,11 @@ def parse_yaml(text: str, display_name: str) -> Any:
 def read_yaml(path: Path, display_name: str, gate: ReadGate) -> Any:
     """Read (through the project's read gate) and parse a YAML file, refusing oversized or non-UTF-8
     files, files outside the project and anything that is not a regular file, with a clear line."""
-    data = gate.read_bytes(path, Location(display_name), limit=MAX_FILE_BYTES)
+    return parse_yaml_bytes(gate.read_bytes(path, Location(display_name), limit=MAX_FILE_BYTES), display_name)
+
+
+def parse_yaml_bytes(data: bytes, display_name: str) -> Any:
+    """`parse_yaml` of a file's bytes, which must be UTF-8 (else an error at the line where they stop being)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

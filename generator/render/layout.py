@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from generator.errors import DataError, Location
-from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, read_yaml
+from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.glyphs import composed
@@ -330,7 +330,8 @@ class LayoutLibrary:
 
     def _read_layout(self, path: Path, display: str) -> Any:
         """The layout file parsed (`read_yaml`), or rebuilt from the per-user cache when a process before
-        parsed the very same bytes: the same mappings, lists, values and lines, read through the gate."""
+        parsed the very same bytes: the same mappings, lists, values and lines. The file is read once,
+        through the gate, whichever way it is turned into the tree."""
         gate = self.project.gate
         cache = self.env.code_cache
         if cache is None:
@@ -342,7 +343,7 @@ class LayoutLibrary:
 
         def parse() -> Any:
             try:
-                return _plain_yaml(read_yaml(path, display, gate))
+                return _plain_yaml(parse_yaml_bytes(data, display))
             except _NotPlain:
                 return None  # a value marshal cannot keep (a date): parsed every time
 
@@ -353,7 +354,7 @@ class LayoutLibrary:
                 return _rebuilt_yaml(stored, display, {})
             except (TypeError, ValueError, IndexError, KeyError):
                 pass  # not what `_plain_yaml` writes: parse it
-        return read_yaml(path, display, gate)
+        return parse_yaml_bytes(data, display)
 
     # -- compiling -------------------------------------------------------------------------
 
