@@ -45,6 +45,7 @@ from generator.render.build import (
     options_key,
     plan,
     remove_obsolete,
+    remove_vanished_games,
     run,
     start,
 )
@@ -152,7 +153,8 @@ class BuildSession:
         """
         options = options or BuildOptions()
         options.check()
-        ids = self.game_ids(game_ids)
+        named = list(game_ids)
+        ids = self.game_ids(named)
         self.registry.require(self.project, ids)  # a game folder without its engine fails here, loudly
         clean_temporaries(self.project.output_dir)  # what a killed build left behind
         self.gate.next_generation()
@@ -168,6 +170,8 @@ class BuildSession:
                     else:
                         todo.append(game_id)
                 result.games += self._build_here(todo, options, force, cache, progress)
+                if not named and not options.only:  # the whole project: what a deleted game left goes too
+                    result.games += _vanished(remove_vanished_games(ids, cache, self.project))
                 if PREVIEW in options.exports:
                     result.gallery_written = self._gallery(cache)
         finally:
@@ -332,6 +336,14 @@ class BuildSession:
             write_gallery(self.project, entries)
         cache.extra["gallery"] = {"key": key, "inputs": reads.as_dict()}
         return True
+
+
+def _vanished(removed: list[JobOutcome]) -> list[GameOutcome]:
+    """One outcome per deleted game, holding the removal of what its last build made."""
+    by_game: dict[str, list[JobOutcome]] = {}
+    for outcome in removed:
+        by_game.setdefault(outcome.game, []).append(outcome)
+    return [GameOutcome(game_id, jobs=jobs) for game_id, jobs in by_game.items()]
 
 
 def build(project: Project, game_ids: Iterable[str] = (), options: BuildOptions | None = None, *,

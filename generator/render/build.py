@@ -26,6 +26,7 @@ Output layout (documented for users):
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -464,7 +465,6 @@ def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: B
     subjects = {job.subject for job in jobs} | {c.id for c in game.components} | {game.id}
     asked = {e.name for e in options.exporters()} | {DOCUMENTS} | ({BOOKLET} if options.booklet else set())
     asked |= {SHOWCASE} if options.showcase else set()
-    out_root = project.output_dir.resolve()
     outcomes = []
     for label, record in cache.jobs_of(game.id).items():
         if label in planned:
@@ -473,16 +473,41 @@ def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: B
         unplanned = record.exporter in asked and (not record.paper or record.paper in options.papers)
         if not (gone or unplanned):
             continue
-        folder = project.output_dir / record.folder
-        removed = []
-        for file in record.records():
-            path = folder / file.name
-            if path.resolve().is_relative_to(out_root) and path.is_file():
-                path.unlink()
-                removed.append(file.name)
-        del cache.jobs[label]
-        outcomes.append(JobOutcome(game.id, label, folder, False, (), (), tuple(removed)))
+        outcomes.append(_remove_job(game.id, label, record, cache, project))
     return outcomes
+
+
+def remove_vanished_games(present: Iterable[str], cache: BuildCache, project: Project) -> list[JobOutcome]:
+    """Delete what an earlier build made of games whose folders are gone from data/, and forget them, so a
+    whole-project build leaves the output a clean build would; folders left empty go too."""
+    out_root = project.output_dir.resolve()
+    outcomes = []
+    recorded = set(cache.games) | {record.game for record in cache.jobs.values()}
+    for game_id in sorted(recorded - set(present)):
+        folders = set()
+        for label, record in cache.jobs_of(game_id).items():
+            folders.add(project.output_dir / record.folder)
+            outcomes.append(_remove_job(game_id, label, record, cache, project))
+        cache.games.pop(game_id, None)
+        for folder in sorted(folders | {f.parent for f in folders}, key=lambda f: -len(f.parts)):
+            if folder.resolve().is_relative_to(out_root) and folder.resolve() != out_root and folder.is_dir():
+                with contextlib.suppress(OSError):  # not empty (the user's own file lives there): left alone
+                    folder.rmdir()
+    return outcomes
+
+
+def _remove_job(game_id: str, label: str, record: JobRecord, cache: BuildCache, project: Project) -> JobOutcome:
+    """Delete one recorded job's files (only inside output/) and its manifest entry."""
+    out_root = project.output_dir.resolve()
+    folder = project.output_dir / record.folder
+    removed = []
+    for file in record.records():
+        path = folder / file.name
+        if path.resolve().is_relative_to(out_root) and path.is_file():
+            path.unlink()
+            removed.append(file.name)
+    del cache.jobs[label]
+    return JobOutcome(game_id, label, folder, False, (), (), tuple(removed))
 
 
 def longest_first(jobs: list[Job]) -> list[int]:

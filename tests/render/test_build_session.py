@@ -157,6 +157,22 @@ def test_a_removed_component_takes_its_files_and_gallery_entries_with_it(built: 
     assert "flag-jolly" not in html and "counterattack-flag-a4-single-sided.pdf" not in html
 
 
+def test_a_deleted_game_takes_its_files_with_it_in_a_whole_project_build(built: Project) -> None:
+    for other in ("all-hands-on-deck", "pirate-tricks"):
+        shutil.rmtree(built.data_dir / other)  # a two-game project, so the whole-project builds stay quick
+    made = sorted(p.relative_to(built.output_dir).as_posix() for p in (built.output_dir / "counterattack").rglob("*")
+                  if p.is_file())
+    shutil.rmtree(built.data_dir / "counterattack")
+    build(built, ["pirates-under-fire"], OPTIONS)  # naming games leaves the others' files alone
+    assert (built.output_dir / "counterattack").is_dir()
+    result = build(built, [], OPTIONS)
+    assert not (built.output_dir / "counterattack").exists()
+    assert sorted(p.relative_to(built.output_dir).as_posix() for p in result.summary.removed) == made
+    assert 'id="counterattack"' not in (built.output_dir / "index.html").read_text()
+    again = build(built, [], OPTIONS)
+    assert not again.summary.removed and not again.summary.written  # forgotten, and nothing else redone
+
+
 def test_building_one_game_keeps_the_others_in_the_gallery(built: Project) -> None:
     build(built, ["pirates-under-fire"], OPTIONS)
     html = (built.output_dir / "index.html").read_text()
