@@ -76,21 +76,23 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
                            rulebook_pdf(seen, project, paper, booklet=True, printing=plan(seen)), paper=paper)]
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
+        from generator.render.faces import renderer
         from generator.render.two_up import two_up_sheet
 
         name = sheet_name(template)
         parsed = parse_template(template, seen, project)
         layout = lay_out_sheet(seen, project, template, paper, parsed)  # once for every PDF drawn from it
         imposed = two_up_sheet(seen, project, template, paper, layout)  # A5 sheets: two to a page
+        store = renderer(project).forms  # the session's font subsets, made and compressed once (stamps.py)
         if imposed is None:
             printed = OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
-                                 draw_sheet(layout, fillable=False), paper=paper)
+                                 draw_sheet(layout, fillable=False, store=store), paper=paper)
         else:
             printed = OutputFile(f"{prefix}-{name}-{paper}-{imposed[0]}.pdf", FileKind.SCORE_SHEET, imposed[1], paper=paper)
         files = [printed]
         if not has_fields(parsed[1]):  # nothing to fill in: no fillable PDF to make
             return files
-        fillable = draw_sheet(layout, fillable=True)
+        fillable = draw_sheet(layout, fillable=True, store=store)
         if b"/AcroForm" in fillable:
             files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
         return files

@@ -95,13 +95,20 @@ class RepeatCanvas(BookletCanvas):
     copies: int = 1
 
     def save(self) -> None:
+        self.impose()
+        Canvas.save(self)
+
+    def impose(self) -> None:
+        """Emit the copies, once (`save` does it first; `FormStore.save` callers impose first)."""
+        if getattr(self, "_imposed", False):
+            return
+        self._imposed = True
         self.endForm()
         self._forms.pop()
         for _ in range(self.copies):
             for form in self._forms:
                 self.doForm(form)
                 Canvas.showPage(self)
-        Canvas.save(self)
 
 
 def repeat_canvas(copies: int) -> Callable[..., RepeatCanvas]:

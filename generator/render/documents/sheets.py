@@ -36,11 +36,12 @@ from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
 from generator.render.documents import markup
-from generator.render.documents.booklet import repeat_canvas
+from generator.render.documents.booklet import RepeatCanvas, repeat_canvas
 from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder
 from generator.render.documents.formfields import FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
+from generator.render.stamps import FormStore
 
 MAX_COPIES = 12
 
@@ -253,15 +254,20 @@ def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
     return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
 
 
-def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None) -> bytes:
+def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None,
+               store: FormStore | None = None) -> bytes:
     """Draw a laid-out sheet as PDF bytes, page by page as Platypus would have: the same bytes as `sheet_pdf`
     with `stamp=False` (a test says so). `fillable` turns its boxes into form fields.
 
     Printed copies are identical: their pages repeat as forms. Fillable copies differ only in their
     fields' names: the first copy's pages are stamped again with renamed fields. A `canvasmaker`
-    given does its own thing with the copies (A5 sheets two to a page: `two_up.two_up_canvas`)."""
+    given does its own thing with the copies (A5 sheets two to a page: `two_up.two_up_canvas`).
+    A `store` (the session's `FormStore`) saves the PDF: each font subset is cut and compressed once for
+    the printed and the fillable file, both papers and the next build (the same bytes)."""
     doc, copies = layout.document, layout.settings.copies
-    if canvasmaker is None:
+    if canvasmaker is not None:
+        store = None  # a caller's canvas saves its own way
+    else:
         canvasmaker = Canvas
         if copies > 1:
             canvasmaker = stamp_canvas(copies) if fillable else repeat_canvas(copies)
@@ -288,7 +294,12 @@ def draw_sheet(layout: SheetLayout, fillable: bool, canvasmaker: Any = None) -> 
         canvas.setPageRotation(doc.rotation)
         canvas.showPage()
     del canvas._doctemplate
-    canvas.save()
+    if store is None:
+        canvas.save()
+    else:
+        if isinstance(canvas, (StampCanvas, RepeatCanvas)):
+            canvas.impose()  # the copies' pages first, as their own save would: the same object order
+        store.save(canvas)
     return buffer.getvalue()
 
 
@@ -353,6 +364,15 @@ class StampCanvas(Canvas):
         super().showPage()
 
     def save(self) -> None:
+        self.impose()
+        Canvas.save(self)
+
+    def impose(self) -> None:
+        """Emit the other copies, once (`save` does it first; a caller that saves the canvas its own way,
+        as `FormStore.save`, imposes first)."""
+        if getattr(self, "_imposed", False):
+            return
+        self._imposed = True
         for number in range(2, self.copies + 1):
             for state, fields in self._pages:
                 for name, value in state.items():
@@ -360,7 +380,6 @@ class StampCanvas(Canvas):
                 for field in fields:
                     field.renamed("sheet1-", f"sheet{number}-").add_to(self)
                 Canvas.showPage(self)
-        Canvas.save(self)
 
 
 # What a page accumulates besides its fields (see Canvas._restartAccumulators): restored per stamped page.
