@@ -642,14 +642,20 @@ class ForkedJobs:
     def _run_next_here(self) -> bool:
         """Take the shortest job nobody has started yet and run it in this process, instead of waiting
         idle for the workers (what it warms up, compiled templates and layouts, stays in this process
-        for the next build's forks); False when every job is taken."""
+        for the next build's forks); once only documents are left, the longest of them instead; False
+        when every job is taken."""
         if self._taken is None:
             return False
         with self._taken.get_lock():
-            if self._taken[0] >= self._taken[1]:
+            front, end = self._taken[0], self._taken[1]
+            if front >= end:
                 return False
-            self._taken[1] -= 1
-            position = self._taken[1]
+            if self._jobs[self._order[end - 1]].exporter in (DOCUMENTS, BOOKLET):
+                # only documents (or longer) left: the longest, as the workers take them, so a watch edit's
+                # rulebooks for two papers are drawn side by side, not one after the other in one worker
+                position, self._taken[0] = front, front + 1
+            else:
+                position = self._taken[1] = end - 1
         index = self._order[position]
         job = self._jobs[index]
         try:

@@ -150,3 +150,40 @@ def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> Non
     assert ran["long.pdf"][1] == ran["short.pdf"][1] == "True"  # neither gave up waiting
     pids = {ran["long.pdf"][0], ran["short.pdf"][0]}
     assert len(pids) == 2 and str(os.getpid()) in pids
+
+
+
+def _made_seeing(name: str, make: Path, wait_for: Path, seen: Path) -> list[OutputFile]:
+    """A job that signals `make`, notes whether `seen` had started when it began, and waits (up to 30 s)
+    for `wait_for`."""
+    import time
+
+    make.touch()
+    started = seen.exists()
+    deadline = time.monotonic() + 30
+    while not wait_for.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return [OutputFile(name, FileKind.SHEET, f"{started} {wait_for.exists()}".encode())]
+
+
+def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: Path) -> None:
+    """A watch edit's rulebooks for two papers are drawn side by side: the second goes to whichever
+    process is free next (the longest left), not after the short campaign log behind it. The first
+    rulebook waits until the second has started, so one process is busy with it meanwhile; the log
+    notes whether the second rulebook had started when it began."""
+    from generator.render.build import DOCUMENTS, Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    marks = {name: tmp_path / f"{name} started" for name in ("rules a4", "rules letter", "log a4")}
+    never = tmp_path / "nothing to wait for"
+    never.touch()
+    waits = {"rules a4": marks["rules letter"], "rules letter": never, "log a4": never}
+    jobs = [Job("demo", name, folder, partial(_made_seeing, f"{name}.pdf", marks[name], waits[name],
+                                              marks["rules letter"]),
+                pure=True, exporter=DOCUMENTS, cost=cost)
+            for name, cost in (("rules a4", 300.0), ("rules letter", 299.0), ("log a4", 100.0))]
+    run(jobs, project, parallel=2)
+    ran = {name: (folder / f"{name}.pdf").read_text().split() for name in waits}
+    assert all(waited == "True" for _, waited in ran.values())
+    assert ran["log a4"][0] == "True"  # the second rulebook was taken before the short log
