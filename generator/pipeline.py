@@ -214,7 +214,7 @@ class BuildSession:
         else:
             sides = SideChecks(record.get("sides"))  # each component side's checks, kept by what they read
             with self.gate.recording() as reads:
-                report = validate_game(self.load(game_id), self.project, self.registry, sides)
+                report = validate_game(self.load(game_id), self.project, self.registry, sides, share_parses=True)
             record["sides"] = sides.current
             outcome.validated = True
             outcome.valid = report.ok

@@ -66,13 +66,19 @@ def _guarded(name: str, provider: Callable[[], list[Check]]) -> list[Check]:
         return [Check(name, "readable data", exc.message, False, exc.location)]
 
 
-def document_checks(game: Game, project: Project) -> list[Check]:
+def document_checks(game: Game, project: Project, share: bool = False) -> list[Check]:
     """The rulebook template exists, and it and every sheet template render over the data and parse.
 
     These are the steps of `pnp build` that read templates: what fails here would fail the build.
+    With `share` (a build's validation), the parses are kept for the build's document jobs.
     """
+    from generator.render.documents.parses import template_parses
     from generator.render.documents.rulebook import parse_template, rulebook_template
     from generator.render.documents.sheets import sheet_templates
+
+    if share:
+        with template_parses(project).sharing(game):
+            return document_checks(game, project)
 
     def renders(path: Path) -> list[Check]:
         display, blocks = parse_template(path, game, project)
@@ -88,11 +94,12 @@ def document_checks(game: Game, project: Project) -> list[Check]:
 
 
 def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
-                  known: SideChecks | None = None) -> GameReport:
+                  known: SideChecks | None = None, share_parses: bool = False) -> GameReport:
     """Every check on one game; an EngineError when the game has no working engine.
 
     With `known` (a build's), each component side's layout and preflight checks are reused
-    while nothing they depend on changed (see `SideChecks`)."""
+    while nothing they depend on changed (see `SideChecks`); with `share_parses` (a build's),
+    the document templates it parses are kept for the build's document jobs."""
     from generator.readgate import ReadGate
     from generator.render.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.preflight import preflight_checks
@@ -118,7 +125,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
             sides = None  # the layout checks meet the same error and report it
         report.checks += _guarded("layout checks", lambda: layout_checks(game, project, sides))
         report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
-    report.checks += document_checks(game, project)
+    report.checks += document_checks(game, project, share_parses)
     return report
 
 

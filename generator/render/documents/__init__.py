@@ -132,10 +132,13 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     item fields it read (`generator.render.modelreads`).
     """
     from generator.render.build import Job
+    from generator.render.documents.parses import template_parses
     from generator.render.modelreads import FieldReads, watched
 
     def produce(spec: DocumentSpec, reads: FieldReads) -> list[OutputFile]:
-        return spec.produce(watched(game, reads))
+        seen = watched(game, reads)
+        with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
+            return spec.produce(seen)
 
     folder = project.output_dir / game.id
     booklet = bool(getattr(options, "booklet", False))

@@ -30,7 +30,18 @@ def rulebook_template(game: Game, project: Project) -> Path:
 
 def parse_template(path: Path, game: Game, project: Project,
                    extra: Mapping[str, Any] | None = None) -> tuple[str, list[markup.Block]]:
-    """Render and parse one document template; (display name, blocks). `extra`: more names in scope."""
+    """Render and parse one document template; (display name, blocks). `extra`: more names in scope.
+
+    Without `extra`, a build's jobs and validation in this process share each parse (`parses.py`)."""
+    if extra is None:
+        from generator.render.documents.parses import template_parses
+
+        return template_parses(project).parse(path, game, project, _parse)
+    return _parse(path, game, project, extra)
+
+
+def _parse(path: Path, game: Game, project: Project,
+           extra: Mapping[str, Any] | None = None) -> tuple[str, list[markup.Block]]:
     display = project.display(path)
     lines = render_template(path, display, {**template_context(game), **(extra or {})}, gate=project.gate)
     return display, markup.parse(lines, display)
