@@ -26,7 +26,6 @@ names such inputs at once (`pnp watch` rebuilds again right away).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -317,16 +316,17 @@ class BuildSession:
         """
         from generator.render.gallery import GalleryGame, with_simulation, write_gallery
 
-        entries = []
+        entries, shown = [], []
         for game_id in self.project.game_ids():
             record = cache.games.get(game_id, {})
             if "gallery" not in record.get("build", {}):
                 continue
             validation = record.get("validation", {})
-            entry = GalleryGame.from_json(record["build"]["gallery"], validation.get("valid"),
-                                          validation.get("failures", []))
-            entries.append(with_simulation(entry, self.project))
-        key = digest("gallery", code_digest(), [dataclasses.asdict(e) for e in entries])
+            valid, failures = validation.get("valid"), validation.get("failures", [])
+            entry = with_simulation(GalleryGame.from_json(record["build"]["gallery"], valid, failures), self.project)
+            entries.append(entry)
+            shown.append([record["build"]["gallery"], valid, failures, entry.simulation])  # what makes the entry
+        key = digest("gallery", code_digest(), shown)  # the recorded JSON as it is: no dataclasses.asdict walk
         index = self.project.output_dir / "index.html"
         stored = cache.extra.get("gallery", {})
         if stored.get("key") == key and index.is_file() and not self.gate.changed(stored.get("inputs", {})):
