@@ -96,7 +96,9 @@ pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, la
 pipeline.BuildSession._record_game = traced(pipeline.BuildSession._record_game, lambda args: f"(record {args[1].id})")
 pipeline.BuildSession._gallery = traced(pipeline.BuildSession._gallery, lambda args: "(gallery)")
 cache.BuildCache.save = traced(cache.BuildCache.save, lambda args: "(save the manifest)")
-build._write = traced(build._write, lambda args: f"(write {args[0].label})")
+build._write_files = traced(build._write_files, lambda args: f"(write {args[0].label})")
+build._store_faces = traced(build._store_faces, lambda args: f"(cache {len(args[0].faces) + len(args[0].face_sums)} faces)")
+build.ForkedJobs._collect = traced(build.ForkedJobs._collect, lambda args: "(receive)")
 from generator.cli import main
 start = time.monotonic()
 try:
@@ -121,7 +123,7 @@ def timeline(root: Path, args: list[str], cores: int) -> None:
     for pid, start, end, cpu, label in sorted(rows, key=lambda row: float(row[1])):
         if label == "THE BUILD":
             continue
-        if pid != main_pid:
+        if pid != main_pid and not label.startswith("  "):  # indented rows lie inside another row of theirs
             cpu_of[pid] = cpu_of.get(pid, 0.0) + float(cpu)
         print(f"  {pid:>7} {float(start) - t0:7.2f} - {float(end) - t0:7.2f} s  {float(cpu):6.3f} s CPU  {label}")
     idle = cores * span - sum(cpu_of.values())

@@ -150,3 +150,42 @@ def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> Non
     assert ran["long.pdf"][1] == ran["short.pdf"][1] == "True"  # neither gave up waiting
     pids = {ran["long.pdf"][0], ran["short.pdf"][0]}
     assert len(pids) == 2 and str(os.getpid()) in pids
+
+
+def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_one_job(tmp_path: Path) -> None:
+    """With --jobs > 1 a component of more than `PREVIEW_PART_ITEMS` items has its previews drawn in parts
+    by any worker, each part's files written as it comes (by the worker, the game having validated): the
+    files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
+    a second build reuses everything."""
+    from generator.render.cache import BuildCache
+    from generator.render.raster import PREVIEW_PART_ITEMS
+    from tests.bench.scaled import scale_deck
+
+    made, orders = {}, {}
+    for jobs in (1, 2, 3):
+        project = copy_sources(tmp_path / f"jobs{jobs}")
+        cards = scale_deck(project.root, 4, "all-hands-on-deck")
+        options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=jobs)
+        result = build(project, ["all-hands-on-deck"], options, force=True)
+        label = "all-hands-on-deck pirate preview"
+        assert label in result.summary.ran
+        made[jobs] = outputs(project.root)
+        cache = BuildCache.open(project)
+        orders[jobs] = [record.name for record in cache.jobs[label].records()]
+        assert cache.faces and all(cache.face(key) is not None for key in cache.faces)  # every face kept, intact
+        again = build(project, ["all-hands-on-deck"], options, force=True)
+        assert not again.summary.ran and not again.summary.written
+    assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
+    assert orders[1][-1] == "pirate-back.png"  # the shared back after every item, whatever part drew it
+    assert made[1] == made[2] == made[3] and orders[1] == orders[2] == orders[3]
+    from generator.load import load_game
+    from generator.project import Project
+    from generator.render.build import plan
+    from generator.render.raster import Workers
+
+    project = Project.at(tmp_path / "jobs2")
+    with Workers(1) as workers:
+        planned = plan([load_game(project, "all-hands-on-deck")], project,
+                       BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2), workers)
+    pirate = next(job for job in planned if job.label == "all-hands-on-deck pirate preview")
+    assert [part.label for part in pirate.parts] == [f"{pirate.label} [1/2]", f"{pirate.label} [2/2]"]
