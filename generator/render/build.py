@@ -153,6 +153,7 @@ class JobResult:
     # faces it stored in the build cache's folder (key -> sha256), which this process only registers
     written: list[str] | None = None
     face_sums: dict[str, str] = field(default_factory=dict)
+    stamps: dict[str, dict[str, Any]] = field(default_factory=dict)  # the written files' `cache.stamp`s, by name
 
 
 @dataclass(frozen=True)
@@ -427,7 +428,8 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
                 files = [file for part, _ in results for file in part.files]
                 reads = {name: sha for part, _ in results for name, sha in part.reads.items()}
                 written = [name for _, names in results for name in names]
-                outcome = _conclude(whole, JobResult(files, reads, {}), written, cache, out_root)
+                stamps = {name: value for part, _ in results for name, value in part.stamps.items()}
+                outcome = _conclude(whole, JobResult(files, reads, {}, stamps=stamps), written, cache, out_root)
                 previous = outcomes.get(id(whole))
                 drawn = (previous.faces_drawn if previous is not None else 0) + stored
                 outcomes[id(whole)] = dataclasses.replace(outcome, faces_drawn=drawn)
@@ -467,8 +469,11 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
 
 
 def _written(job: Job, result: JobResult, out_root: Path) -> list[str]:
-    """The names of the job's files whose bytes changed: written now, or by the worker that ran it."""
-    return result.written if result.written is not None else _write_files(job, result.files, out_root)
+    """The names of the job's files whose bytes changed: written now (stamped into `result.stamps`), or by the
+    worker that ran it."""
+    if result.written is not None:
+        return result.written
+    return _write_files(job, result.files, out_root, result.stamps)
 
 
 def _store_faces(result: JobResult, cache: BuildCache | None) -> int:
@@ -493,14 +498,19 @@ def _written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
     """In a forked worker whose games have all validated: write the result's files and store its faces here,
     and send back only what they were (names, kinds, digests), so the parent is not the one process that
     writes every file of a build."""
-    written = _write_files(job, result.files, out_root)
+    stamps: dict[str, dict[str, Any]] = {}
+    written = _write_files(job, result.files, out_root, stamps)
     sums = job.sink.store() if job.sink is not None else {}
     files = [dataclasses.replace(output, data=b"") for output in result.files]
-    return JobResult(files, result.reads, result.facts, {}, written, sums)
+    return JobResult(files, result.reads, result.facts, {}, written, sums, stamps)
 
 
-def _write_files(job: Job, files: list[OutputFile], out_root: Path) -> list[str]:
-    """Write a job's (or part's) files atomically inside output/; the names whose bytes changed."""
+def _write_files(job: Job, files: list[OutputFile], out_root: Path,
+                 stamps: dict[str, dict[str, Any]] | None = None) -> list[str]:
+    """Write a job's (or part's) files atomically inside output/; the names whose bytes changed. With `stamps`,
+    each file's manifest stamp is taken as it is written (so nobody reads it back to hash it)."""
+    from generator.render.cache import stamp
+
     written = []
     folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file
     for output in files:
@@ -510,6 +520,8 @@ def _write_files(job: Job, files: list[OutputFile], out_root: Path) -> list[str]
             raise UsageError(f"job {job.label!r} tried to write outside output/: {output.name}")
         if write_atomic(path, output.data):
             written.append(output.name)
+        if stamps is not None:
+            stamps[output.name] = stamp(path, output.data)
     return written
 
 
@@ -526,7 +538,8 @@ def _conclude(job: Job, result: JobResult, written: list[str], cache: BuildCache
                 path.unlink()
                 removed.append(stale.name)
         cache.record(job.label, job.key, job.folder, records, game=job.game, exporter=job.exporter,
-                     paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts)
+                     paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts,
+                     stamps=result.stamps)
     return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed),
                       inputs=result.reads)
 

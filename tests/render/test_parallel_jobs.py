@@ -157,7 +157,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     by any worker, each part's files written as it comes (by the worker, the game having validated): the
     files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
     a second build reuses everything."""
-    from generator.render.cache import BuildCache
+    from generator.render.cache import BuildCache, stamp
     from generator.render.raster import PREVIEW_PART_ITEMS
     from tests.bench.scaled import scale_deck
 
@@ -173,6 +173,10 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
         cache = BuildCache.open(project)
         orders[jobs] = [record.name for record in cache.jobs[label].records()]
         assert cache.faces and all(cache.face(key) is not None for key in cache.faces)  # every face kept, intact
+        for entry in cache.jobs.values():  # stamped as written (by whichever process wrote it) = read back now
+            folder = project.output_dir / entry.folder
+            assert all(kept == stamp(folder / record.name, (folder / record.name).read_bytes())
+                       for record, kept in entry.files)
         again = build(project, ["all-hands-on-deck"], options, force=True)
         assert not again.summary.ran and not again.summary.written
     assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
