@@ -683,6 +683,9 @@ class ForkedJobs:
     `pnp watch` the edited card's sheets are written first while a worker draws
     the rulebooks. Only where fork exists and it pays: two or more jobs and
     `parallel` > 1. Pool creation is this one constructor, easy to swap.
+    A big job comes as its parts (`Job.parts`), each one of these jobs; once
+    `allow_writing` (every game validated), a worker writes what it made itself
+    and sends back only names and stamps, so no one process writes every file.
     """
 
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
