@@ -409,6 +409,7 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     farmed.allow_writing()  # `run` is called once every game of the build has validated
     outcomes: dict[int, JobOutcome] = {}
     parts_in: dict[int, dict[int, tuple[JobResult, list[str]]]] = {}  # split job -> part index -> result, written
+    faces_stored: set[str] = set()  # face keys the parts of this build kept in the build cache
 
     def done_with(job: Job) -> None:
         if progress:
@@ -422,7 +423,7 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
             gate.inherit(result.reads)
             got = parts_in.setdefault(id(whole), {})
             got[whole.parts.index(job)] = (result, _written(job, result, out_root))
-            stored = _store_faces(result, cache)
+            stored = _store_faces(result, cache, faces_stored)
             if len(got) == len(whole.parts):
                 results = [got[index] for index in range(len(whole.parts))]
                 files = [file for part, _ in results for file in part.files]
@@ -440,7 +441,7 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
             return
         gate.inherit(result.reads)
         written = _written(job, result, out_root)
-        stored = _store_faces(result, cache)
+        stored = _store_faces(result, cache, faces_stored)
         outcomes[id(job)] = dataclasses.replace(_conclude(job, result, written, cache, out_root),
                                                 faces_drawn=faces_drawn + stored)
         done_with(job)
@@ -476,20 +477,22 @@ def _written(job: Job, result: JobResult, out_root: Path) -> list[str]:
     return _write_files(job, result.files, out_root, result.stamps)
 
 
-def _store_faces(result: JobResult, cache: BuildCache | None) -> int:
+def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str]) -> int:
     """Keep a part's rasterized faces in the build cache (this process owns its index), or register those the
-    worker already stored in its folder; how many were new."""
+    worker already stored in its folder; how many were new to this build (`stored`: the keys kept so far)."""
     if cache is None:
         return 0
     new = 0
     for key, image in result.faces.items():
-        if key not in cache.faces:  # another part drew the same face (a deck's equal copies)
+        if key not in stored:  # else another part drew the same face (a deck's equal copies)
             cache.store_face(key, image)
+            stored.add(key)
             new += 1
     for key, sha in result.face_sums.items():
-        if key not in cache.faces:
-            cache.faces[key] = sha
+        cache.faces[key] = sha
+        if key not in stored:
             cache.faces_drawn += 1
+            stored.add(key)
             new += 1
     return new
 

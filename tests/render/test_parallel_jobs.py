@@ -193,3 +193,23 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
                        BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2), workers)
     pirate = next(job for job in planned if job.label == "all-hands-on-deck pirate preview")
     assert [part.label for part in pirate.parts] == [f"{pirate.label} [1/2]", f"{pirate.label} [2/2]"]
+
+
+def test_faces_lost_from_the_cache_folder_are_kept_again_by_a_parallel_build(tmp_path: Path) -> None:
+    """A face whose cache file is gone (its manifest entry still there) is drawn again and kept again, whether
+    a forked worker or this process drew it, so the next build finds it."""
+    from generator.render.cache import BuildCache
+    from tests.helpers import edit
+
+    project = copy_sources(tmp_path)
+    options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2)
+    build(project, ["counterattack"], options)
+    faces = project.output_dir / ".cache" / "faces"
+    for kept in faces.iterdir():
+        kept.unlink()
+    edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
+    build(project, ["counterattack"], options)
+    cache = BuildCache.open(project)
+    port = [key for key in cache.faces if (faces / f"{key}.png").is_file()]
+    assert len(port) >= len(cache.jobs["counterattack port preview"].files)  # the port's faces, kept again
+    assert all(cache.face(key) is not None for key in port)
