@@ -134,6 +134,11 @@ class Job:
     facts: FieldReads | None = None  # model values the run reads (documents), re-checked against `model`
     model: Game | None = None
     cost: float = 0.0  # estimated milliseconds of work (`estimated_cost`): workers take the longest jobs first
+    # with --jobs > 1, a big job may come in pure parts (`raster.Part`: a component's previews in slices), run in
+    # any worker and written as each comes back; the job is recorded once, when the last part is in
+    parts: list[Job] = field(default_factory=list, compare=False, repr=False)
+    part_of: Job | None = field(default=None, compare=False, repr=False)
+    sink: Any = field(default=None, compare=False, repr=False)  # a part's `raster.FaceSink`: faces it rasterized
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,12 @@ class JobResult:
     files: list[OutputFile]
     reads: dict[str, str]
     facts: dict[str, str]
+    faces: dict[str, bytes] = field(default_factory=dict)  # a part's rasterized faces, for the build cache
+    # set when a forked worker wrote the files itself (its game had validated): the names it rewrote, and the
+    # faces it stored in the build cache's folder (key -> sha256), which this process only registers
+    written: list[str] | None = None
+    face_sums: dict[str, str] = field(default_factory=dict)
+    stamps: dict[str, dict[str, Any]] = field(default_factory=dict)  # the written files' `cache.stamp`s, by name
 
 
 @dataclass(frozen=True)
@@ -224,13 +235,24 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
                 label = f"{game.id} {component.id} {paper_name or exporter.name}"
                 key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
-                jobs.append(Job(game.id, label, project.output_dir / game.id / exporter.folder,
-                                functools.partial(exporter.draw, given, settings), key=key,
-                                exporter=exporter.name, paper=paper_name, subject=component.id,
-                                pure=exporter.pure, cost=estimated_cost(exporter.name, component.count)))
+                job = Job(game.id, label, project.output_dir / game.id / exporter.folder,
+                          functools.partial(exporter.draw, given, settings), key=key,
+                          exporter=exporter.name, paper=paper_name, subject=component.id,
+                          pure=exporter.pure, cost=estimated_cost(exporter.name, component.count))
+                if exporter.parts is not None and options.jobs > 1:
+                    job.parts = _parts(job, exporter.parts(given, settings))
+                jobs.append(job)
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
     return jobs
+
+
+def _parts(job: Job, parts: list[Any]) -> list[Job]:
+    """The pure part jobs of `job` (`raster.Part`s), each costed by the pieces it draws."""
+    return [Job(job.game, f"{job.label} [{index + 1}/{len(parts)}]", job.folder, part.run, exporter=job.exporter,
+                paper=job.paper, subject=job.subject, pure=True, cost=estimated_cost(job.exporter, part.pieces),
+                part_of=job, sink=part.sink)
+            for index, part in enumerate(parts)]
 
 
 def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces: Any) -> list[Job]:
@@ -318,7 +340,8 @@ def execute(job: Job, gate: ReadGate) -> JobResult:
     """Run one job, recording what it reads (the same in this process and in a forked worker)."""
     with gate.recording() as reads:
         files = job.run()
-    return JobResult(files, reads.as_dict(), job.facts.snapshot() if job.facts else {})
+    faces = job.sink.made if job.sink is not None else {}
+    return JobResult(files, reads.as_dict(), job.facts.snapshot() if job.facts else {}, faces)
 
 
 def fresh(job: Job, cache: BuildCache, gate: ReadGate) -> JobRecord | None:
@@ -359,8 +382,9 @@ def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, pa
             record = fresh(job, cache, project.gate)
             if record is not None:
                 reused[id(job)] = record
-    return Started(reused, ForkedJobs([job for job in jobs if job.pure and id(job) not in reused],
-                                      parallel, project.gate, before_fork), frozenset(id(job) for job in jobs))
+    units = [unit for job in jobs if id(job) not in reused for unit in (job.parts or [job]) if unit.pure]
+    farmed = ForkedJobs(units, parallel, project.gate, before_fork, project.output_dir.resolve())
+    return Started(reused, farmed, frozenset(id(job) for job in jobs))
 
 
 def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
@@ -382,15 +406,45 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     out_root = project.output_dir.resolve()
     started = started or start(jobs, project, cache, parallel)
     reused, farmed = started.reused, started.farmed
+    farmed.allow_writing()  # `run` is called once every game of the build has validated
     outcomes: dict[int, JobOutcome] = {}
+    parts_in: dict[int, dict[int, tuple[JobResult, list[str]]]] = {}  # split job -> part index -> result, written
+    faces_stored: set[str] = set()  # face keys the parts of this build kept in the build cache
 
-    def finish(job: Job, result: JobResult, faces_drawn: int = 0) -> None:
-        gate.inherit(result.reads)
-        outcomes[id(job)] = dataclasses.replace(_write(job, result, cache, out_root), faces_drawn=faces_drawn)
+    def done_with(job: Job) -> None:
         if progress:
             progress(job)
         if between_jobs:
             between_jobs(job)
+
+    def finish(job: Job, result: JobResult, faces_drawn: int = 0) -> None:
+        whole = job.part_of
+        if whole is not None:  # a part: its files are written now, the job is recorded with its last part
+            gate.inherit(result.reads)
+            got = parts_in.setdefault(id(whole), {})
+            got[whole.parts.index(job)] = (result, _written(job, result, out_root))
+            stored = _store_faces(result, cache, faces_stored)
+            if len(got) == len(whole.parts):
+                results = [got[index] for index in range(len(whole.parts))]
+                files = [file for part, _ in results for file in part.files]
+                reads = {name: sha for part, _ in results for name, sha in part.reads.items()}
+                written = [name for _, names in results for name in names]
+                stamps = {name: value for part, _ in results for name, value in part.stamps.items()}
+                outcome = _conclude(whole, JobResult(files, reads, {}, stamps=stamps), written, cache, out_root)
+                previous = outcomes.get(id(whole))
+                drawn = (previous.faces_drawn if previous is not None else 0) + stored
+                outcomes[id(whole)] = dataclasses.replace(outcome, faces_drawn=drawn)
+                done_with(whole)
+            else:
+                count = outcomes[id(whole)].faces_drawn if id(whole) in outcomes else 0
+                outcomes[id(whole)] = JobOutcome(whole.game, whole.label, whole.folder, True, faces_drawn=count + stored)
+            return
+        gate.inherit(result.reads)
+        written = _written(job, result, out_root)
+        stored = _store_faces(result, cache, faces_stored)
+        outcomes[id(job)] = dataclasses.replace(_conclude(job, result, written, cache, out_root),
+                                                faces_drawn=faces_drawn + stored)
+        done_with(job)
 
     try:
         for job in jobs:
@@ -401,11 +455,8 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
                 gate.inherit(record.inputs)  # what it read last time is what this build depends on
                 outcomes[id(job)] = JobOutcome(job.game, job.label, job.folder, False, tuple(record.records()),
                                                inputs=record.inputs)
-                if progress:
-                    progress(job)
-                if between_jobs:
-                    between_jobs(job)
-            elif not farmed.has(job):
+                done_with(job)
+            elif not farmed.has(job.parts[0] if job.parts else job):
                 drawn = cache.faces_drawn if cache is not None else 0
                 result = execute(job, gate)
                 finish(job, result, cache.faces_drawn - drawn if cache is not None else 0)
@@ -418,16 +469,68 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
     return [outcomes[id(job)] for job in jobs]
 
 
-def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path) -> JobOutcome:
+def _written(job: Job, result: JobResult, out_root: Path) -> list[str]:
+    """The names of the job's files whose bytes changed: written now (stamped into `result.stamps`), or by the
+    worker that ran it."""
+    if result.written is not None:
+        return result.written
+    return _write_files(job, result.files, out_root, result.stamps)
+
+
+def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str]) -> int:
+    """Keep a part's rasterized faces in the build cache (this process owns its index), or register those the
+    worker already stored in its folder; how many were new to this build (`stored`: the keys kept so far)."""
+    if cache is None:
+        return 0
+    new = 0
+    for key, image in result.faces.items():
+        if key not in stored:  # else another part drew the same face (a deck's equal copies)
+            cache.store_face(key, image)
+            stored.add(key)
+            new += 1
+    for key, sha in result.face_sums.items():
+        cache.faces[key] = sha
+        if key not in stored:
+            cache.faces_drawn += 1
+            stored.add(key)
+            new += 1
+    return new
+
+
+def _written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
+    """In a forked worker whose games have all validated: write the result's files and store its faces here,
+    and send back only what they were (names, kinds, digests), so the parent is not the one process that
+    writes every file of a build."""
+    stamps: dict[str, dict[str, Any]] = {}
+    written = _write_files(job, result.files, out_root, stamps)
+    sums = job.sink.store() if job.sink is not None else {}
+    files = [dataclasses.replace(output, data=b"") for output in result.files]
+    return JobResult(files, result.reads, result.facts, {}, written, sums, stamps)
+
+
+def _write_files(job: Job, files: list[OutputFile], out_root: Path,
+                 stamps: dict[str, dict[str, Any]] | None = None) -> list[str]:
+    """Write a job's (or part's) files atomically inside output/; the names whose bytes changed. With `stamps`,
+    each file's manifest stamp is taken as it is written (so nobody reads it back to hash it)."""
+    from generator.render.cache import stamp
+
     written = []
     folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file
-    for output in result.files:
+    for output in files:
         path = job.folder / output.name
         inside = folder_inside if _plain_name(output.name) else path.resolve().is_relative_to(out_root)
         if not inside:
             raise UsageError(f"job {job.label!r} tried to write outside output/: {output.name}")
         if write_atomic(path, output.data):
             written.append(output.name)
+        if stamps is not None:
+            stamps[output.name] = stamp(path, output.data)
+    return written
+
+
+def _conclude(job: Job, result: JobResult, written: list[str], cache: BuildCache | None,
+              out_root: Path) -> JobOutcome:
+    """A job whose files are written: remove what it made last time and no longer does, and record it."""
     removed = []
     records = tuple(output.record() for output in result.files)
     if cache is not None:
@@ -438,7 +541,8 @@ def _write(job: Job, result: JobResult, cache: BuildCache | None, out_root: Path
                 path.unlink()
                 removed.append(stale.name)
         cache.record(job.label, job.key, job.folder, records, game=job.game, exporter=job.exporter,
-                     paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts)
+                     paper=job.paper, subject=job.subject, inputs=result.reads, facts=result.facts,
+                     stamps=result.stamps)
     return JobOutcome(job.game, job.label, job.folder, True, records, tuple(written), tuple(removed),
                       inputs=result.reads)
 
@@ -516,10 +620,12 @@ def longest_first(jobs: list[Job]) -> list[int]:
     return sorted(range(len(jobs)), key=lambda index: (-jobs[index].cost, index))
 
 
-def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int) -> None:
+def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int,
+           writing: Any, out_root: Path) -> None:
     """In a forked worker: take the next job from the front of `order` (longest first; `taken` holds the
     front and the end of what is left) until none is left, sending
     (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
+    Once `writing` is set (every game of the build has validated), the worker writes a job's files itself.
 
     Results go out through a sender thread: a result bigger than the pipe's buffer would otherwise hold
     the worker until the parent reads it, and the parent may be busy (validating, drawing previews).
@@ -543,7 +649,10 @@ def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: 
             index = order[position]
             job = jobs[index]
             try:
-                outbox.put((index, True, execute(job, gate)))
+                result = execute(job, gate)
+                if writing.value:
+                    result = _written_here(job, result, out_root)
+                outbox.put((index, True, result))
             except BaseException as exc:  # sent back and raised in the parent when it reaches the job
                 error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
                 outbox.put((index, False, error))
@@ -577,10 +686,13 @@ class ForkedJobs:
     `pnp watch` the edited card's sheets are written first while a worker draws
     the rulebooks. Only where fork exists and it pays: two or more jobs and
     `parallel` > 1. Pool creation is this one constructor, easy to swap.
+    A big job comes as its parts (`Job.parts`), each one of these jobs; once
+    `allow_writing` (every game validated), a worker writes what it made itself
+    and sends back only names and stamps, so no one process writes every file.
     """
 
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
-                 before_fork: Callable[[], None] | None = None) -> None:
+                 before_fork: Callable[[], None] | None = None, out_root: Path | None = None) -> None:
         import gc
         import multiprocessing
         import os
@@ -593,6 +705,7 @@ class ForkedJobs:
         self._processes: list[Any] = []
         self._order: list[int] = []  # longest first: workers take from the front, this process from the back
         self._taken: Any = None
+        self._writing: Any = None
         self._gate = gate
         if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
             self._index = {}
@@ -602,12 +715,13 @@ class ForkedJobs:
         context = multiprocessing.get_context("fork")
         self._order = order = longest_first(jobs)
         self._taken = taken = context.Array("i", [0, len(order)])  # next from the front, end of the rest
+        self._writing = writing = context.Value("b", 0, lock=False)  # set by `allow_writing`
         gc.freeze()  # a worker's collector then never walks (and so copies) the heap it inherited
         try:
             for _ in range(min(parallel - 1, len(jobs) - 1)):  # this process is the last worker (`rest`)
                 receive, send = context.Pipe(duplex=False)
-                process = context.Process(target=_serve, args=(jobs, order, taken, gate, send, os.getpid()),
-                                          daemon=True)
+                process = context.Process(target=_serve, daemon=True,
+                                          args=(jobs, order, taken, gate, send, os.getpid(), writing, out_root))
                 process.start()
                 send.close()
                 self._processes.append(process)
@@ -618,26 +732,39 @@ class ForkedJobs:
     def has(self, job: Job) -> bool:
         return id(job) in self._index
 
+    def allow_writing(self) -> None:
+        """Every game of the build has validated: workers may write the files of the jobs they run."""
+        if self._writing is not None:
+            self._writing.value = 1
+
     def ready(self) -> list[tuple[Job, JobResult]]:
         """Results that arrived so far, without waiting (a failure waits for `rest`)."""
         self._collect(block=False)
         return [self._take(index) for index in sorted(self._pending) if self._pending[index][0]]
 
     def rest(self) -> Iterator[tuple[Job, JobResult]]:
-        """Every result not handed out yet, in job order, waiting for the workers; the first failure in
-        job order is raised."""
-        for index, job in enumerate(self._jobs):
-            if index in self._delivered or not self.has(job):
-                continue
-            while index not in self._pending:
+        """Every result not handed out yet, as it comes: between two jobs of its own (the shortest nobody has
+        started), this process hands out what the workers finished, so their files are written meanwhile and
+        not after the last one. A failure stops the workers; once they have ended, the first failure in job
+        order is raised."""
+        while len(self._delivered) < len(self._index):
+            self._collect(block=False)
+            if not any(not ok for ok, _ in self._pending.values()):
+                if self._pending:
+                    for index in sorted(self._pending):
+                        yield self._take(index)
+                    continue
                 if self._run_next_here():
                     continue
-                if not self._collect(block=True):
-                    failed = sorted(i for i, (ok, _) in self._pending.items() if not ok)
-                    if failed:
-                        self._take(failed[0])
-                    raise RuntimeError(f"the worker process running {job.label!r} ended without a result")
-            yield self._take(index)
+                if self._collect(block=True):
+                    continue
+            while self._collect(block=True):  # a failure: let the workers finish their current job and end
+                pass
+            failed = sorted(i for i, (ok, _) in self._pending.items() if not ok)
+            if failed:
+                self._take(failed[0])
+            missing = next(job for job in self._jobs if self._index[id(job)] not in self._delivered | set(self._pending))
+            raise RuntimeError(f"the worker process running {missing.label!r} ended without a result")
 
     def _run_next_here(self) -> bool:
         """Take the shortest job nobody has started yet and run it in this process, instead of waiting

@@ -178,17 +178,18 @@ class BuildCache:
 
     def record(self, label: str, key: str, folder: Path, files: Iterable[FileRecord], *, game: str,
                exporter: str, paper: str, subject: str, inputs: Mapping[str, str],
-               facts: Mapping[str, str]) -> JobRecord | None:
-        """Remember a job that just wrote `files` into `folder` (nothing is kept for a job without a key)."""
+               facts: Mapping[str, str], stamps: Mapping[str, Mapping[str, Any]] | None = None) -> JobRecord | None:
+        """Remember a job that just wrote `files` into `folder` (nothing is kept for a job without a key).
+
+        `stamps` (`stamp`, by file name) are those its writer took as it wrote them; other files are read back."""
         if not key:
             self.jobs.pop(label, None)
             return None
         stamped = []
         for record in files:
             path = folder / record.name
-            info = path.stat()
-            stamp = {"size": info.st_size, "mtime": info.st_mtime_ns, "sha256": _sha(path.read_bytes())}
-            stamped.append((record, stamp))
+            known = stamps.get(record.name) if stamps else None
+            stamped.append((record, dict(known) if known is not None else stamp(path, path.read_bytes())))
         entry = JobRecord(key, game, exporter, paper, subject, folder.relative_to(self.output).as_posix(),
                           dict(inputs), dict(facts), tuple(stamped))
         self.jobs[label] = entry
@@ -220,6 +221,12 @@ class BuildCache:
         write_atomic(self.root / "faces" / f"{key}.png", data)
         self.faces[key] = _sha(data)
         self.faces_drawn += 1
+
+
+def stamp(path: Path, data: bytes) -> dict[str, Any]:
+    """What the manifest keeps of a file just written with `data`: its size, modification time and digest."""
+    info = path.stat()
+    return {"size": info.st_size, "mtime": info.st_mtime_ns, "sha256": _sha(data)}
 
 
 def _sha(data: bytes) -> str:

@@ -32,7 +32,7 @@ from generator.render.units import DPI, Paper
 if TYPE_CHECKING:
     from generator.render.cache import BuildCache
     from generator.render.faces import FaceRenderer
-    from generator.render.raster import Workers
+    from generator.render.raster import Part, Workers
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,7 @@ class PreviewSettings:
 
 
 Draw = Callable[[ExportInput, Any], list[OutputFile]]
+Split = Callable[[ExportInput, Any], "list[Part]"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,8 @@ class Exporter:
     help: str = ""
     fixed: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # settings a preset pins
     pure: bool = False  # only returns bytes (no build cache, no worker pool): may run in a forked worker
+    # the same drawing as pure slices (`raster.Part`), for forked workers; together they make `draw`'s files
+    parts: Split | None = None
 
     def settings_for(self, options: Any, paper: Paper | None = None) -> Any:
         """The settings this exporter's drawing receives for one build (and paper)."""
@@ -195,6 +198,12 @@ def _preview(given: ExportInput, settings: PreviewSettings) -> list[OutputFile]:
     return export_previews(given.faces, given.game, given.component, given.workers, settings.dpi, cache=given.cache)
 
 
+def _preview_parts(given: ExportInput, settings: PreviewSettings) -> list[Part]:
+    from generator.render.raster import preview_parts
+
+    return preview_parts(given.faces, given.game, given.component, settings.dpi, given.cache)
+
+
 SHEETS = "sheets"
 PREVIEW = "preview"
 
@@ -203,5 +212,5 @@ EXPORTERS: Mapping[str, Exporter] = MappingProxyType({e.name: e for e in (
     Exporter("png", "png", PngSettings, _png, flag="--png",
              help="Also export every face as a 300 dpi PNG (with bleed)."),
     Exporter("tts", "tts", TtsSettings, _tts, flag="--tts", help="Also export Tabletop Simulator deck sheets."),
-    Exporter(PREVIEW, "preview", PreviewSettings, _preview),
+    Exporter(PREVIEW, "preview", PreviewSettings, _preview, parts=_preview_parts),
 )})

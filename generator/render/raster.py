@@ -16,6 +16,7 @@ A PDF made only to be rasterized leaves its pages uncompressed.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import struct
@@ -253,7 +254,7 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
-              cache: BuildCache | None = None, drawn: bytes | None = None) -> list[bytes]:
+              cache: BuildCache | FaceSink | None = None, drawn: bytes | None = None) -> list[bytes]:
     """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
     copies under other ids) are drawn once.
 
@@ -432,19 +433,88 @@ def export_previews(renderer: FaceRenderer, game: Game, component: Component, wo
     the order a gallery shows them (each item, its own back after it, a shared
     back last), each labelled with what it shows.
     """
-    shots: list[tuple[str, str, Face]] = []  # (file name, label, face)
-    shared_back: Face | None = None
-    backs: list[Face] = []
-    if back_layout(component):
-        backs = [renderer.face(game, component, item, "back") for item in component.items]
-        if all(b == backs[0] for b in backs) and not component.double_sided:
-            shared_back = backs[0]
-    for index, item in enumerate(component.items):
-        shots.append((f"{component.id}-{item.id}.png", item.id, renderer.face(game, component, item, "front")))
-        if backs and shared_back is None:
-            shots.append((f"{component.id}-{item.id}-back.png", f"{item.id} (back)", backs[index]))
-    if shared_back is not None:
-        shots.append((f"{component.id}-back.png", "back", shared_back))
+    shots = _preview_shots(renderer, game, component, 0, len(component.items))
     images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
     return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
             for (name, label, _), image in zip(shots, images)]
+
+
+PREVIEW_PART_ITEMS = 96  # items per part of a split preview job (two raster chunks); fixed, so no byte depends on --jobs
+
+
+class FaceSink:
+    """The build cache as one part of a job sees it: faces are looked up in the cache, and those rasterized
+    now are kept here (`made`) for the process that owns the cache to store, as a forked worker cannot."""
+
+    def __init__(self, cache: BuildCache | None) -> None:
+        self._cache = cache
+        self.made: dict[str, bytes] = {}
+
+    def face(self, key: str) -> bytes | None:
+        return self._cache.face(key) if self._cache is not None else None
+
+    def store_face(self, key: str, data: bytes) -> None:
+        self.made[key] = data
+
+    def store(self) -> dict[str, str]:
+        """Store the faces made into the cache's folder (from a forked worker); their keys and digests, for
+        the process that owns the cache's index to register."""
+        if self._cache is None:
+            return {}
+        for key, data in self.made.items():
+            self._cache.store_face(key, data)
+        return {key: self._cache.faces[key] for key in self.made}
+
+
+@dataclass(frozen=True)
+class Part:
+    """One pure slice of a job (`run` returns its files; `sink` holds the faces it rasterized): the parts of a
+    big component's previews run in any worker, and their files are written as each part comes back."""
+
+    run: Callable[[], list[OutputFile]]
+    sink: FaceSink
+    pieces: int
+
+
+def preview_parts(renderer: FaceRenderer, game: Game, component: Component, dpi: int,
+                  cache: BuildCache | None) -> list[Part]:
+    """`export_previews` in slices of `PREVIEW_PART_ITEMS` items: together the same files in the same order
+    (the shared back comes with the last slice), each slice drawn and rasterized in the process that runs it."""
+    parts = []
+    count = len(component.items)
+    for start in range(0, max(count, 1), PREVIEW_PART_ITEMS):
+        sink = FaceSink(cache)
+        stop = min(count, start + PREVIEW_PART_ITEMS)
+        run = functools.partial(_preview_part, renderer, game, component, dpi, sink, start, stop)
+        parts.append(Part(run, sink, stop - start))
+    return parts
+
+
+def _preview_part(renderer: FaceRenderer, game: Game, component: Component, dpi: int, sink: FaceSink,
+                  start: int, stop: int) -> list[OutputFile]:
+    shots = _preview_shots(renderer, game, component, start, stop)
+    images = rasterize([face for _, _, face in shots], 0.0, dpi, Workers(1), sink)
+    return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
+            for (name, label, _), image in zip(shots, images)]
+
+
+def _preview_shots(renderer: FaceRenderer, game: Game, component: Component, start: int,
+                   stop: int) -> list[tuple[str, str, Face]]:
+    """(file name, label, face) of the previews of items `start`..`stop`, in gallery order; the shared back (one
+    for every item, so every slice works it out) after the last item."""
+    shots: list[tuple[str, str, Face]] = []
+    shared_back: Face | None = None
+    backs: list[Face] = []
+    items = component.items
+    if back_layout(component):
+        backs = [renderer.face(game, component, item, "back") for item in items]
+        if all(b == backs[0] for b in backs) and not component.double_sided:
+            shared_back = backs[0]
+    for index in range(start, stop):
+        item = items[index]
+        shots.append((f"{component.id}-{item.id}.png", item.id, renderer.face(game, component, item, "front")))
+        if backs and shared_back is None:
+            shots.append((f"{component.id}-{item.id}-back.png", f"{item.id} (back)", backs[index]))
+    if shared_back is not None and stop == len(items):
+        shots.append((f"{component.id}-back.png", "back", shared_back))
+    return shots

@@ -96,7 +96,26 @@ pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, la
 pipeline.BuildSession._record_game = traced(pipeline.BuildSession._record_game, lambda args: f"(record {args[1].id})")
 pipeline.BuildSession._gallery = traced(pipeline.BuildSession._gallery, lambda args: "(gallery)")
 cache.BuildCache.save = traced(cache.BuildCache.save, lambda args: "(save the manifest)")
-build._write = traced(build._write, lambda args: f"(write {args[0].label})")
+if hasattr(build, "_write_files"):  # (so the script also times older code, for a before/after)
+    build._write_files = traced(build._write_files, lambda args: f"(write {args[0].label})")
+    build._store_faces = traced(build._store_faces, lambda args: f"(cache {len(args[0].faces) + len(args[0].face_sums)} faces)")
+build.ForkedJobs._collect = traced(build.ForkedJobs._collect, lambda args: "(receive)")
+_serve = build._serve
+def serve_and_report(*args, **kwargs):  # a forked worker's whole CPU, and the main process's CPU when it forked
+    try:
+        return _serve(*args, **kwargs)
+    finally:
+        times = os.times()
+        with open(log, "a") as out:
+            out.write(f"{os.getpid()}\t{time.monotonic()}\t{time.monotonic()}\t{times.user + times.system}\tTHE WORKER\\n")
+build._serve = serve_and_report
+_init = build.ForkedJobs.__init__
+def init_and_report(self, *args, **kwargs):
+    times = os.times()
+    with open(log, "a") as out:
+        out.write(f"{os.getpid()}\t{time.monotonic()}\t{time.monotonic()}\t{times.user + times.system}\tFORK\\n")
+    return _init(self, *args, **kwargs)
+build.ForkedJobs.__init__ = init_and_report
 from generator.cli import main
 start = time.monotonic()
 try:
@@ -118,13 +137,24 @@ def timeline(root: Path, args: list[str], cores: int) -> None:
     t0, span = float(build_row[1]), float(build_row[2]) - float(build_row[1])
     main_pid, main_cpu = build_row[0], float(build_row[3])
     cpu_of: dict[str, float] = {main_pid: main_cpu}  # other processes: their rows, which never nest
+    workers = {row[0]: float(row[3]) for row in rows if row[4] == "THE WORKER"}
+    forked_at = min((float(row[3]) for row in rows if row[4] == "FORK"), default=0.0)
     for pid, start, end, cpu, label in sorted(rows, key=lambda row: float(row[1])):
-        if label == "THE BUILD":
+        if label in ("THE BUILD", "THE WORKER", "FORK"):
             continue
-        if pid != main_pid:
+        if pid != main_pid and pid not in workers:  # a raster pool's process: its rows, which never nest
             cpu_of[pid] = cpu_of.get(pid, 0.0) + float(cpu)
         print(f"  {pid:>7} {float(start) - t0:7.2f} - {float(end) - t0:7.2f} s  {float(cpu):6.3f} s CPU  {label}")
+    cpu_of.update(workers)  # a forked worker's own total, where it reported one
     idle = cores * span - sum(cpu_of.values())
+    if workers:
+        spread = (sum(cpu_of.values()) + forked_at * (cores - 1)) / cores
+        longest = max(main_cpu, forked_at + max(workers.values()), spread)
+        print(f"  main process {main_cpu:.2f} s CPU ({forked_at:.2f} s before forking), forked workers "
+              + ", ".join(f"{seconds:.2f}" for seconds in workers.values())
+              + f" s, all processes {sum(cpu_of.values()):.2f} s CPU: on {cores} quiet cores the build takes about "
+              f"{longest:.2f} s (the longest of: the main process; its time before forking plus a worker's; all the "
+              "CPU spread over the cores, idle ones while it forks)")
     print(f"  span {span:.2f} s wall; CPU per process (main first): "
           + ", ".join(f"{pid} {seconds:.2f} s" for pid, seconds in cpu_of.items())
           + f"; {cores} cores x span - CPU = {idle:.2f} core-seconds idle (a quiet machine's figure: on a busy "

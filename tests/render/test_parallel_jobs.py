@@ -187,3 +187,66 @@ def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: P
     ran = {name: (folder / f"{name}.pdf").read_text().split() for name in waits}
     assert all(waited == "True" for _, waited in ran.values())
     assert ran["log a4"][0] == "True"  # the second rulebook was taken before the short log
+
+
+def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_one_job(tmp_path: Path) -> None:
+    """With --jobs > 1 a component of more than `PREVIEW_PART_ITEMS` items has its previews drawn in parts
+    by any worker, each part's files written as it comes (by the worker, the game having validated): the
+    files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
+    a second build reuses everything."""
+    from generator.render.cache import BuildCache, stamp
+    from generator.render.raster import PREVIEW_PART_ITEMS
+    from tests.bench.scaled import scale_deck
+
+    made, orders = {}, {}
+    for jobs in (1, 2, 3):
+        project = copy_sources(tmp_path / f"jobs{jobs}")
+        cards = scale_deck(project.root, 4, "all-hands-on-deck")
+        options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=jobs)
+        result = build(project, ["all-hands-on-deck"], options, force=True)
+        label = "all-hands-on-deck pirate preview"
+        assert label in result.summary.ran
+        made[jobs] = outputs(project.root)
+        cache = BuildCache.open(project)
+        orders[jobs] = [record.name for record in cache.jobs[label].records()]
+        assert cache.faces and all(cache.face(key) is not None for key in cache.faces)  # every face kept, intact
+        for entry in cache.jobs.values():  # stamped as written (by whichever process wrote it) = read back now
+            folder = project.output_dir / entry.folder
+            assert all(kept == stamp(folder / record.name, (folder / record.name).read_bytes())
+                       for record, kept in entry.files)
+        again = build(project, ["all-hands-on-deck"], options, force=True)
+        assert not again.summary.ran and not again.summary.written
+    assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
+    assert orders[1][-1] == "pirate-back.png"  # the shared back after every item, whatever part drew it
+    assert made[1] == made[2] == made[3] and orders[1] == orders[2] == orders[3]
+    from generator.load import load_game
+    from generator.project import Project
+    from generator.render.build import plan
+    from generator.render.raster import Workers
+
+    project = Project.at(tmp_path / "jobs2")
+    with Workers(1) as workers:
+        planned = plan([load_game(project, "all-hands-on-deck")], project,
+                       BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2), workers)
+    pirate = next(job for job in planned if job.label == "all-hands-on-deck pirate preview")
+    assert [part.label for part in pirate.parts] == [f"{pirate.label} [1/2]", f"{pirate.label} [2/2]"]
+
+
+def test_faces_lost_from_the_cache_folder_are_kept_again_by_a_parallel_build(tmp_path: Path) -> None:
+    """A face whose cache file is gone (its manifest entry still there) is drawn again and kept again, whether
+    a forked worker or this process drew it, so the next build finds it."""
+    from generator.render.cache import BuildCache
+    from tests.helpers import edit
+
+    project = copy_sources(tmp_path)
+    options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=2)
+    build(project, ["counterattack"], options)
+    faces = project.output_dir / ".cache" / "faces"
+    for kept in faces.iterdir():
+        kept.unlink()
+    edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
+    build(project, ["counterattack"], options)
+    cache = BuildCache.open(project)
+    port = [key for key in cache.faces if (faces / f"{key}.png").is_file()]
+    assert len(port) >= len(cache.jobs["counterattack port preview"].files)  # the port's faces, kept again
+    assert all(cache.face(key) is not None for key in port)

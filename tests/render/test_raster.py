@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from PIL import Image
 from pypdf import PdfReader
 from render_pdf import MM
@@ -139,3 +140,35 @@ def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_num
         assert image.size == (drawn.width, drawn.height) == (269, 374)  # pages of 179 x 249 pt, 1.5 px a point
         assert image.convert("RGB").tobytes() == drawn.rgb == drawn.image().tobytes()
         assert drawn.png() == png  # the same pixels, the same file
+
+
+@pytest.mark.parametrize("game_id", ["counterattack", "pirates-under-fire"])  # shared backs; a back per ship
+def test_previews_in_parts_of_any_size_are_the_files_of_one_job(game_id: str, monkeypatch) -> None:
+    """`preview_parts` (what --jobs > 1 farms out) gives, part after part, exactly `export_previews`' files in its
+    order (a shared back once, after the last item; own backs after their item), whatever the part size, and
+    the faces each part rasterized are kept in its sink for the build cache."""
+    from generator.load import load_game
+    from generator.project import Project
+    from generator.render import raster
+    from generator.render.raster import export_previews, preview_parts
+    from tests.helpers import REPO
+
+    project = Project.at(REPO)  # read only: previews are made in memory
+    game = load_game(project, game_id)
+    faces = renderer(project)
+    backs = []
+    for component in game.components:
+        if component.kind not in ("card", "tile", "token"):
+            continue
+        with Workers(1) as workers:
+            whole = [(f.name, f.label, f.data) for f in export_previews(faces, game, component, workers)]
+        backs += [name for name, *_ in whole if name.endswith("back.png")]
+        for size in (1, 3, raster.PREVIEW_PART_ITEMS):
+            monkeypatch.setattr(raster, "PREVIEW_PART_ITEMS", size)
+            parts = preview_parts(faces, game, component, 96, None)
+            assert len(parts) == -(-len(component.items) // size)
+            assert sum(part.pieces for part in parts) == len(component.items)
+            made = [(f.name, f.label, f.data) for part in parts for f in part.run()]
+            assert made == whole, (component.id, size)
+            assert set().union(*(part.sink.made.values() for part in parts)) == {data for *_, data in whole}
+    assert backs  # the backs' order was checked
