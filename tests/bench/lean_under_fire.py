@@ -142,11 +142,12 @@ class LeanUnderFire:
         config, geo = rules.config, rules.geometry
         deal = rules.random_deal(2, rng)
         size = config.hand_size
+        first = int(deal["first"]) % 2
         for seat in (0, 1):
             deck = deal["decks"][seat]
             self.hands[seat] = deck[len(deck) - size:][::-1]
             self.decks[seat] = deck[:len(deck) - size]
-            self.gold[seat] = config.starting_gold
+            self.gold[seat] = config.starting_gold + (config.second_player_gold if seat != first else 0)
         number, ability, effect = config.ship_number, config.ship_ability, geo.effect
         market = [True] * len(config.merc_names)
         finished = [False, False]

@@ -11,7 +11,9 @@ from generator.engine.base import IllegalAction
 from generator.engine.under_fire import RULES
 from generator.engine.under_fire.board import bits
 from generator.engine.under_fire.state import AFTER, MAIN, ORDER, TARGET, UnderFireState
+from generator.errors import DataError
 from generator.load import load_game
+from generator.load.overrides import parse_overrides
 from generator.project import Project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -377,3 +379,26 @@ def test_the_heuristic_bot_places_a_mercenary_at_random_among_equally_good_space
                     return
             s.apply_action(legal[rng.randrange(len(legal))])
     pytest.fail("no purchase with tied spaces found")
+
+
+def test_the_captain_who_plays_second_starts_with_the_extra_gold() -> None:
+    start = GAME.rules["starting_gold"]
+    assert start["second_player"] > 0  # designed: the data makes up for the first move
+    for first in (RED, BLUE):
+        state = fresh(first)
+        assert state.gold[first] == start["value"]
+        assert state.gold[1 - first] == start["value"] + start["second_player"]
+
+
+def test_without_the_extra_gold_both_captains_start_alike() -> None:
+    game = load_game(Project.at(ROOT), "pirates-under-fire", parse_overrides(["starting_gold.second_player=0"]))
+    rules = RULES(game)
+    deal = rules.random_deal(2, random.Random(3))
+    state = rules.new_state(2, deal, check=True)
+    assert state.gold[0] == state.gold[1] == GAME.rules["starting_gold"]["value"]
+
+
+def test_negative_extra_gold_is_refused_at_its_line() -> None:
+    game = load_game(Project.at(ROOT), "pirates-under-fire", parse_overrides(["starting_gold.second_player=-1"]))
+    with pytest.raises(DataError, match=r"game\.yaml:\d+: rules: starting_gold\.second_player must be 0 or more, got -1"):
+        RULES(game)

@@ -67,9 +67,21 @@ class UnderFireConfig:
     hand_size: int
     turns: int
     starting_gold: int
+    second_player_gold: int  # more gold for the captain who plays second, against the first move's edge
     sets: Mapping[int, int]
     runs: Mapping[int, int]
     rival_sea_vp: int
+
+
+def _second_player_gold(game: Game, start: object) -> int:
+    """`starting_gold.second_player`: extra gold for whoever plays second (0 when absent)."""
+    if not isinstance(start, Mapping) or "second_player" not in start:
+        return 0
+    extra = game.rule("starting_gold.second_player", int)
+    if extra < 0:
+        raise DataError(f"rules: starting_gold.second_player must be 0 or more, got {extra}",
+                        game.rule_location("starting_gold.second_player"))
+    return int(extra)
 
 
 def _table(game: Game, path: str) -> dict[int, int]:
@@ -137,6 +149,7 @@ def load_config(game: Game) -> UnderFireConfig:
         hand_size=game.rule("hand_size", int),
         turns=game.rule("turns", int),
         starting_gold=game.rule("starting_gold.value", int) if isinstance(start, Mapping) else start,
+        second_player_gold=_second_player_gold(game, start),
         sets=_table(game, "scoring.sets"),
         runs=_table(game, "scoring.runs"),
         rival_sea_vp=game.rule("scoring.ship_on_rival_sea", int),

@@ -53,13 +53,14 @@ class UnderFireRules(Rules[UnderFireState]):
     def dealt_state(self, players: int, deal: Mapping[str, Any], check: bool = False) -> UnderFireState:
         """A state from a deal `random_deal` has just drawn (or `new_state` has checked)."""
         state = UnderFireState(self, check)
+        first = int(deal["first"]) % 2
         for seat in (0, 1):
             deck = list(deal["decks"][seat])
             hand = self.config.hand_size
             state.hands[seat] = deck[len(deck) - hand:][::-1]
             state.decks[seat] = deck[:len(deck) - hand]
-            state.gold[seat] = self.config.starting_gold
-        state.turn = state.first = int(deal["first"]) % 2
+            state.gold[seat] = self.config.starting_gold + (self.config.second_player_gold if seat != first else 0)
+        state.turn = state.first = first
         state._enter_main()
         if check:
             state.check_invariants()
