@@ -157,7 +157,7 @@ def test_boarding_party_snatches_the_top_card_of_a_rival_crew_before_they_lay_ou
     assert s.legal_actions() == [R.space.snatch + 1, R.space.skip]
     act(s, "snatch from seat 2")
     assert s.crew[0][-1] == top and top not in s.crew[1]
-    assert s.points[0] == 1 and s.used[0] == 1
+    assert s.points[0] == 1 and s.used["snatch"] == 1
 
 
 def test_snatching_from_yourself_is_refused() -> None:
