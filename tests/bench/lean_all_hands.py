@@ -34,9 +34,12 @@ def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[floa
     counts = [[0] * len(config.kinds) for _ in seats]
     points, curses, captains = [0] * p, [0] * p, [0] * p
     extra_next = [False] * p
-    for start in starts:
+    open_next: int | None = None  # Set the Course: opens the next round instead of the race's winner
+    for raced in starts:
         if sum(len(pile) for pile in piles) < p:
             break
+        start = raced if open_next is None else open_next
+        open_next = None
         extra_now, extra_next = extra_next, [False] * p
         stock: list[list[int]] = [[] for _ in seats]
         turn = start
@@ -106,6 +109,10 @@ def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[floa
                         curses[pick + (pick >= seat)] += 1
                 elif action == "extra-stock":
                     extra_next[seat] = True
+                elif action == "mend":
+                    curses[seat] -= curses[seat] > 0
+                elif action == "open":
+                    open_next = seat
     best = rules.best_layout
     scores = [points[s] + best(tuple(counts[s]))[0] - config.curse_points * curses[s] for s in seats]
     top = max(scores)

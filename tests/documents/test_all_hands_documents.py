@@ -54,3 +54,34 @@ def test_score_sheet_action_column_and_curse_faces(project, games):
     assert f"Curse cards (−{curse} each, or −{2 * curse} once turned)" in said
     fields = reader(sheet_pdf(game, project, template, "a4", fillable=True)).get_fields()
     assert "sheet1-curse-count" in fields
+
+
+def _score_sheet_words(game, project) -> str:
+    template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "score-sheet")
+    return words(sheet_pdf(game, project, template, "a4", fillable=False))
+
+
+def test_every_pair_action_in_play_is_on_the_score_sheet_and_in_the_rulebook(project, games):
+    game = games["all-hands-on-deck"]
+    pairs = [c for c in AllHandsRules(game).config.combinations if c.action]
+    assert len(pairs) == 5 and sum(c.action == "curse" for c in pairs) == 1  # five actions, one hands out a curse
+    sheet, book = _score_sheet_words(game, project), words(rulebook_pdf(game, project, "a4"))
+    for combo in game.rule("combinations.table", tuple):
+        if "action" in combo:
+            for said in (sheet, book):
+                assert combo["label"] in said and words_of(combo["text"]) in said and combo["when"] in said
+
+
+def test_a_pair_switched_off_leaves_the_score_sheet_and_the_rulebook(project):
+    from generator.load import load_game
+    from generator.load.overrides import parse_overrides
+
+    game = load_game(project, "all-hands-on-deck", parse_overrides(["combinations.set-the-course.action=none"]))
+    sheet, book = _score_sheet_words(game, project), words(rulebook_pdf(game, project, "a4"))
+    assert "Set the Course" not in sheet and "Set the Course" not in book
+    assert "Ship's Repairs" in sheet and "Ship's Repairs" in book
+
+
+def words_of(text: str) -> str:
+    """A data sentence as the PDF's words read it back (one space between words)."""
+    return " ".join(text.split())

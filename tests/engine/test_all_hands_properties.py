@@ -136,6 +136,14 @@ def test_an_unformable_combination_fails_at_its_yaml_line(project_copy: Project)
     assert failed[0].location is not None and failed[0].location.line > 0
 
 
+def test_two_pairs_of_one_crew_kind_are_reported_at_the_second(project_copy: Project) -> None:
+    edit(project_copy.data_dir / "all-hands-on-deck" / "game.yaml", "kind: navigator\n", "kind: carpenter\n")
+    failed = [c for c in composition_checks(load_game(project_copy, "all-hands-on-deck")) if not c.ok]
+    assert [c.name for c in failed] == ["pair set-the-course: its own crew kind"]
+    assert "ships-repairs is a pair of carpenter" in failed[0].actual
+    assert failed[0].location is not None and failed[0].location.line > 0
+
+
 def test_a_captain_without_its_frame_is_reported(project_copy: Project) -> None:
     edit(project_copy.data_dir / "all-hands-on-deck" / "cards.yaml",
          "{id: redsash-5, kind: redsash, name: Captain Redsash, captain: true,",

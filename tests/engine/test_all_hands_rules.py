@@ -157,7 +157,7 @@ def test_boarding_party_snatches_the_top_card_of_a_rival_crew_before_they_lay_ou
     assert s.legal_actions() == [R.space.snatch + 1, R.space.skip]
     act(s, "snatch from seat 2")
     assert s.crew[0][-1] == top and top not in s.crew[1]
-    assert s.points[0] == 1 and s.used[0] == 1
+    assert s.points[0] == 1 and s.used["snatch"] == 1
 
 
 def test_snatching_from_yourself_is_refused() -> None:
@@ -336,3 +336,90 @@ def test_the_heuristic_bot_breaks_a_tie_between_rivals_at_random_not_by_seat() -
     assert observation["crew_sizes"][1] == observation["crew_sizes"][2]  # seats 1 and 2 tie
     picks = {HeuristicBot(R, 0, random.Random(seed)).choose(observation, s.legal_actions()) for seed in range(20)}
     assert picks == {R.space.curse + 1, R.space.curse + 2}  # before: always seat 1, the lowest
+
+
+def test_ships_repairs_mends_one_of_your_own_curse_points_at_once() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "carpenter", "carpenter")
+    s.curses[0] = 2  # a curse card turned to its -2 face
+    _to_go_out(s)
+    act(s, "lay out ships-repairs")
+    assert s.curses == [1, 0] and s.used["mend"] == 1  # turned back to -1
+    assert s.points[0] == 1
+
+
+def test_ships_repairs_without_a_curse_point_does_nothing_but_score() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "carpenter", "carpenter")
+    s.curses[1] = 1  # a rival's curse is not yours to mend
+    _to_go_out(s)
+    act(s, "lay out ships-repairs")
+    assert s.curses == [0, 1] and s.used["mend"] == 0
+    assert s.points[0] == 1  # the pair still scores; check mode verifies no curse count went below zero
+
+
+def test_set_the_course_opens_the_next_round_whoever_wins_the_race() -> None:
+    s = fresh(2, start=0, races=(0,))  # seat 0 would finish hiring first and open round 2
+    give_crew(s, 1, "navigator", "navigator")
+    _to_go_out(s)
+    while s.current_player() != 1:
+        act(s, "done")
+    act(s, "lay out set-the-course")
+    assert s.used["open"] == 1
+    while s.phase == GO_OUT:
+        act(s, "done")
+    assert s.phase == STOCK and s.round == 2
+    assert s.start == 1 and s.current_player() == 1  # seat 1 draws first and will call out first
+    assert s.observation(0)["opens_next"] is None
+
+
+def test_a_later_set_the_course_takes_the_start_player_card() -> None:
+    s = fresh(3, start=0, races=(2,))
+    give_crew(s, 0, "navigator", "navigator")
+    give_crew(s, 1, "navigator", "navigator")
+    _to_go_out(s)
+    for seat in (0, 1):  # call-out order: the start player (seat 0), then clockwise
+        while s.current_player() != seat:
+            act(s, "done")
+        act(s, "lay out set-the-course")
+        if seat == 0:
+            assert [s.observation(p)["opens_next"] for p in range(3)] == [0, 0, 0]  # everyone sees who holds it
+    while s.phase == GO_OUT:
+        act(s, "done")
+    assert s.round == 2 and s.start == 1
+
+
+def test_set_the_course_in_the_last_round_is_void() -> None:
+    s = fresh(2)
+    for pile in s.piles:
+        s.box.extend(pile)
+        pile.clear()
+    s.open_next = 1
+    s.begin_round()
+    assert s.phase == OVER and s.open_next is None
+
+
+OFF = ("combinations.ships-repairs.action=none", "combinations.set-the-course.action=none")
+
+
+def test_a_pair_switched_off_by_data_is_no_combination_and_no_action() -> None:
+    from generator.load.overrides import parse_overrides
+
+    rules = RULES(load_game(Project.at(ROOT), "all-hands-on-deck", parse_overrides(OFF)))
+    assert rules.config.actions == ("snatch", "extra-stock", "curse")
+    assert {o.combination.id for o in rules.options}.isdisjoint({"ships-repairs", "set-the-course"})
+    counts = [0] * len(rules.config.kinds)
+    counts[KIND["carpenter"]] = counts[KIND["navigator"]] = 2
+    assert rules.formable(counts) == ()  # two carpenters and two navigators form nothing
+    state = rules.new_game(2, seed=3)
+    assert not any(key in state.stats() for key in ("actions_mend", "actions_open"))
+    assert {"actions_mend", "actions_open"} <= set(R.new_game(2, seed=3).stats())
+
+
+def test_only_a_pair_can_be_switched_off() -> None:
+    from generator.errors import DataError
+    from generator.load.overrides import parse_overrides
+
+    game = load_game(Project.at(ROOT), "all-hands-on-deck", parse_overrides(["combinations.street.action=none"]))
+    with pytest.raises(DataError, match="switches off a pair"):
+        RULES(game)

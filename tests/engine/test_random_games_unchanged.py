@@ -48,7 +48,8 @@ RECORDED: dict[tuple[str, int], tuple[tuple[Any, ...], str]] = {
 
 # values retuned in the data since the digests were recorded, as they were then
 RECORDED_WITH: dict[str, tuple[str, ...]] = {
-    "all-hands-on-deck": ("combinations.street.points=8",),
+    "all-hands-on-deck": ("combinations.street.points=8", "combinations.ships-repairs.action=none",
+                          "combinations.set-the-course.action=none"),
     "pirates-under-fire": ("items.galleon.cost=5", "items.treasure-ship.cost=9", "items.treasure-ship.vp=4",
                            "items.man-o-war.cost=7", "starting_gold.second_player=0"),
 }

@@ -24,7 +24,7 @@ def _item(game, item_id: str):
 
 
 @pytest.mark.parametrize("path", ["combinations.full-crew.points", "rules.combinations.full-crew.points",
-                                  "rules.combinations.table.full-crew.points", "rules.combinations.table.7.points"])
+                                  "rules.combinations.table.full-crew.points", "rules.combinations.table.9.points"])
 def test_every_spelling_of_a_path_reaches_the_same_value(project: Project, path: str) -> None:
     game = load_game(project, AHOD, parse_overrides([f"{path}=4"]))
     assert _row(game, "full-crew")["points"] == 4

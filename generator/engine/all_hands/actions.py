@@ -8,6 +8,9 @@
     snatch from seat 1        Boarding Party: the top card of seat 1's crew pile
     curse seat 1              Broadside: seat 1 takes a curse card
     skip                      forfeit an in-game action
+
+Ship's Repairs (mend) and Set the Course (open) ask nothing: laying out the
+pair is the whole move, so they add no action here.
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ class HeuristicBot(Bot):
         if phase in ("stock", "extra stock"):
             return self._pick_pile(observation, legal, counts)
         if phase == "all hands on deck":
-            return self._go_out(legal, counts)
+            return self._go_out(legal, counts, observation["curses"][self.seat] > 0)
         if phase in ("snatch", "curse"):
             base = space.snatch if phase == "snatch" else space.curse
             targets = [a for a in legal if a != space.skip]
@@ -104,8 +104,9 @@ class HeuristicBot(Bot):
         draws = [a for a in legal if a != space.skip]
         return self.pick_best(draws, value) if draws else legal[0]
 
-    def _go_out(self, legal: list[int], counts: list[int]) -> int:
-        """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest."""
+    def _go_out(self, legal: list[int], counts: list[int], cursed: bool) -> int:
+        """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest.
+        A mending pair waits while there is no curse point of ours to mend (its cards may yet grow)."""
         space = self.ahod.space
         biggest_set = max((c.size for c in self.ahod.config.combinations if c.shape == "set"), default=0)
         for action in legal:
@@ -114,6 +115,7 @@ class HeuristicBot(Bot):
             combo = self.ahod.options[action - space.layout].combination
             if combo.shape == "full-crew" or (combo.shape == "set" and combo.size == biggest_set):
                 return action
-            if combo.shape == "pair" and combo.kind is not None and counts[combo.kind] == 2:
+            if combo.shape == "pair" and combo.kind is not None and counts[combo.kind] == 2 \
+                    and (combo.action != "mend" or cursed):
                 return action
         return space.done

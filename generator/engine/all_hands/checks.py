@@ -14,7 +14,8 @@ def composition_checks(game: Game) -> list[Check]:
         rules = AllHandsRules(game)
     except DataError as exc:
         return [Check("rules readable by the engine", "valid rules", exc.message, False, exc.location)]
-    return deal_checks(rules) + formable_checks(rules) + captain_checks(rules) + score_sheet_checks(rules)
+    return (deal_checks(rules) + formable_checks(rules) + pair_checks(rules) + captain_checks(rules)
+            + score_sheet_checks(rules))
 
 
 def deal_checks(rules: AllHandsRules) -> list[Check]:
@@ -50,6 +51,23 @@ def formable_checks(rules: AllHandsRules) -> list[Check]:
         checks.append(Check.holds(
             f"combination {combo.id} formable with {players} players", ok, "formable",
             "formable" if ok else "not enough cards of its kinds", game.rule_location(combo.path), players))
+    return checks
+
+
+def pair_checks(rules: AllHandsRules) -> list[Check]:
+    """Each crew kind makes at most one pair on the score sheet, so two equal crew name one action."""
+    game = rules.game
+    config = rules.config
+    checks = []
+    seen: dict[int, str] = {}
+    for combo in config.combinations:
+        if combo.shape != "pair" or combo.kind is None:
+            continue
+        other = seen.setdefault(combo.kind, combo.id)
+        checks.append(Check.holds(
+            f"pair {combo.id}: its own crew kind", other == combo.id, f"no other pair of {config.kinds[combo.kind]}",
+            f"{other} is a pair of {config.kinds[combo.kind]} too" if other != combo.id else "its own",
+            game.rule_location(f"{combo.path}.kind")))
     return checks
 
 

@@ -16,7 +16,10 @@ from generator.model import Game
 
 PIRATE = "pirate"
 SHAPES = ("pair", "set", "street", "full-crew", "captain-pair")
-ACTIONS = ("snatch", "extra-stock", "curse")
+ACTIONS = ("snatch", "extra-stock", "curse", "mend", "open")
+# a pair whose action is `none` is off the score sheet: in the published shape a pair scores only with its
+# action, and switching a pair off (`--set combinations.ID.action=none`) replays games from before it
+NO_ACTION = "none"
 
 
 @dataclass(frozen=True)
@@ -44,8 +47,14 @@ class AhodConfig:
     stock_cards: int
     extra_stock_cards: int
     captain_penalty: tuple[int, ...]  # per kind; 0 for crew
-    combinations: tuple[Combination, ...]
+    combinations: tuple[Combination, ...]  # the rows in play (switched-off pairs left out)
     curse_points: int
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """The in-game actions some combination in play gives, in `ACTIONS` order."""
+        given = {c.action for c in self.combinations}
+        return tuple(a for a in ACTIONS if a in given)
 
     @property
     def captains(self) -> range:
@@ -102,7 +111,9 @@ def load_config(game: Game) -> AhodConfig:
                         "the engine plays it so)", game.rule_location("keep_per_round"))
     combos = []
     for i, raw in enumerate(game.rule("combinations.table", tuple)):
-        combos.append(_combination(game, i, raw, index, len(crew)))
+        combo = _combination(game, i, raw, index, len(crew))
+        if combo.action != NO_ACTION:
+            combos.append(combo)
     return AhodConfig(
         kinds=tuple(kinds),
         labels=tuple(labels[k] for k in kinds),
@@ -135,9 +146,12 @@ def _combination(game: Game, i: int, raw: Any, index: Mapping[str, int], crew: i
     if shape in ("street", "full-crew") and not 1 <= size <= crew:
         raise DataError(f"a {shape} needs 1..{crew} different crew kinds, got {size}", where)
     action = raw.get("action")
-    if action is not None and action not in ACTIONS:
-        raise DataError(f"action {action!r} is not one the engine knows ({', '.join(ACTIONS)})",
-                        game.rule_location(f"{path}.action"))
+    if action is not None and action not in (*ACTIONS, NO_ACTION):
+        raise DataError(f"action {action!r} is not one the engine knows ({', '.join(ACTIONS)}, or {NO_ACTION} "
+                        "to leave a pair off the score sheet)", game.rule_location(f"{path}.action"))
+    if action == NO_ACTION and shape != "pair":
+        raise DataError(f"action {NO_ACTION!r} switches off a pair; a {shape} has no action to switch off "
+                        "(leave 'action' out)", game.rule_location(f"{path}.action"))
     return Combination(
         index=i, id=game.rule(f"{path}.id", str), label=str(raw.get("label", "")), shape=shape,
         points=game.rule(f"{path}.points", int), kind=kind, size=size, action=action, path=path,

@@ -5,7 +5,9 @@ any drawing pile, until everyone holds three or the piles are empty), EXTRA
 (Crow's Nest holders draw two more at once), HIRE (each seat keeps one card;
 the rest go on top of its own pile, which restarts an emptied pile), GO_OUT
 (seats lay out complete combinations in call order; Boarding Party and
-Broadside act at once through the SNATCH and CURSE phases). A round starts
+Broadside act at once through the SNATCH and CURSE phases, Ship's Repairs
+mends a curse point at once, Crow's Nest and Set the Course act next round:
+extra stock cards, and opening the round). A round starts
 only while the drawing piles hold at least one card per player; otherwise
 every crew pile is laid out in its best way and the game is scored.
 
@@ -13,7 +15,8 @@ Modelling choices (the table game has races where the engine needs an order):
 * The start player card goes to whoever grabs it: at setup, and then to the
   first player to finish hiring each round. Each race is a chance outcome,
   uniform over the players, drawn up front into the deal (`starts`: who opens
-  each round), so it is seeded, logged and replayed like every shuffle.
+  each round), so it is seeded, logged and replayed like every shuffle. A seat
+  that laid out Set the Course holds the card already: that round's race is not run.
 * Hiring is simultaneous at the table; the engine asks seats one at a time, and
   no observation shows what another seat kept or put back.
 * The call-out order is the round's start player first, then clockwise.
@@ -21,7 +24,10 @@ Modelling choices (the table game has races where the engine needs an order):
 Curse cards: the printed game hands them out for rule breaches (peeking,
 drawing out of turn, calling without a complete combination). An engine that
 refuses every illegal action cannot breach a rule, so curse cards appear here
-only through the Broadside action.
+only through the Broadside action, and leave only through Ship's Repairs.
+
+In-game actions that need no choice (mend, open, extra stock's flag) act as
+the pair is laid out; the ones that choose a rival or a pile get a phase.
 """
 
 from __future__ import annotations
@@ -59,6 +65,7 @@ class AllHandsState(State):
         self.curses = [0] * players
         self.extra_next = [False] * players  # Crow's Nest: extra stock next round
         self.extra_now = [False] * players
+        self.open_next: int | None = None  # Set the Course: this seat opens the next round
         self.final: list[tuple[int, tuple[int, ...]]] = []  # per seat: (points, option indices)
         self.box: list[int] = []  # cards not dealt this game
         # per card: bitmask of the seat that put it back on its own drawing pile (read only while it lies there)
@@ -69,7 +76,7 @@ class AllHandsState(State):
         self.phase = STOCK
         self.turn = 0
         self.step = 0  # position in the current clockwise order (hire, go out, extra)
-        self.used = [0, 0, 0]  # actions performed: snatch, extra stock, curse
+        self.used = dict.fromkeys(rules.config.actions, 0)  # in-game actions performed, by action key
 
     # --- the interface -------------------------------------------------------------------------
 
@@ -165,10 +172,12 @@ class AllHandsState(State):
     def begin_round(self) -> None:
         """Open a round, or end the game when the piles hold fewer cards than players."""
         if sum(len(p) for p in self.piles) < self.players:
+            self.open_next = None  # in-game actions have turned invalid
             self._finish()
             return
         self.round += 1
-        self.start = self.starts[self.round - 1]
+        self.start = self.starts[self.round - 1] if self.open_next is None else self.open_next
+        self.open_next = None
         self.extra_now = self.extra_next
         self.extra_next = [False] * self.players
         self.phase = STOCK
@@ -199,7 +208,7 @@ class AllHandsState(State):
             take = min(self.rules.config.extra_stock_cards, len(cards))
             for _ in range(take):
                 self.stock[self.turn].append(cards.pop())
-            self.used[1] += 1
+            self.used["extra-stock"] += 1
         self.extra_now[self.turn] = False
         self._advance_extra()
 
@@ -272,6 +281,13 @@ class AllHandsState(State):
             self.phase = CURSE
         elif action == "extra-stock":
             self.extra_next[seat] = True
+        elif action == "mend":
+            if self.curses[seat]:  # nothing to mend: the action is spent for nothing
+                self.curses[seat] -= 1
+                self.used["mend"] += 1
+        elif action == "open":
+            self.open_next = seat  # a later Set the Course this round takes the start player card from you
+            self.used["open"] += 1
         if self.phase == GO_OUT:
             self._stay_or_pass()
 
@@ -290,7 +306,7 @@ class AllHandsState(State):
             self.counts[victim][kind] -= 1
             self.crew[self.turn].append(card)
             self.counts[self.turn][kind] += 1
-            self.used[0] += 1
+            self.used["snatch"] += 1
         self._stay_or_pass()
 
     def _curse(self, victim: int | None) -> None:
@@ -298,7 +314,7 @@ class AllHandsState(State):
             if victim == self.turn or victim >= self.players:
                 raise IllegalAction(f"cannot curse seat {victim}: choose a rival")
             self.curses[victim] += 1
-            self.used[2] += 1
+            self.used["curse"] += 1
         self._stay_or_pass()
 
     def _finish(self) -> None:
@@ -351,9 +367,7 @@ class AllHandsState(State):
             "points_action_pairs": pairs / n,
             "points_captains": captains / n,
             "points_curses": -self.rules.config.curse_points * sum(self.curses) / n,
-            "actions_snatch": self.used[0],
-            "actions_extra_stock": self.used[1],
-            "actions_curse": self.used[2],
+            **{f"actions_{action.replace('-', '_')}": n for action, n in self.used.items()},
             "combinations_in_play": sum(len(x) for x in self.laid),
         }
 
@@ -383,6 +397,7 @@ class AllHandsState(State):
             "curses": list(self.curses),
             "extra_next": list(self.extra_next),
             "extra_now": list(self.extra_now),
+            "opens_next": self.open_next,
         }, self.information_set(player))
 
     def action_to_string(self, action: int) -> str:
@@ -411,6 +426,7 @@ class AllHandsState(State):
         new.curses = self.curses[:]
         new.extra_next = self.extra_next[:]
         new.extra_now = self.extra_now[:]
+        new.open_next = self.open_next
         new.final = self.final[:]
         new.box = self.box[:]
         new.marked = self.marked[:]
@@ -420,7 +436,7 @@ class AllHandsState(State):
         new.phase = self.phase
         new.turn = self.turn
         new.step = self.step
-        new.used = self.used[:]
+        new.used = dict(self.used)
         return new
 
     def determinize(self, seat: int, rng: random.Random) -> AllHandsState:
@@ -492,5 +508,9 @@ class AllHandsState(State):
                 raise InvariantBroken(f"seat {p}: {len(self.laid_cards[p])} cards laid out, combinations need {need}")
             if len(self.stock[p]) > config.stock_cards + config.extra_stock_cards:
                 raise InvariantBroken(f"seat {p} holds {len(self.stock[p])} stock cards")
+            if self.curses[p] < 0:
+                raise InvariantBroken(f"seat {p} holds {self.curses[p]} curse points: mending went below none")
+        if self.open_next is not None and self.phase not in (GO_OUT, SNATCH, CURSE):
+            raise InvariantBroken(f"seat {self.open_next} still set to open after the round began")
         if self.phase in (GO_OUT, SNATCH, CURSE, OVER) and any(self.stock):
             raise InvariantBroken("stock cards left over after hiring")
