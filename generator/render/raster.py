@@ -433,7 +433,12 @@ def export_previews(renderer: FaceRenderer, game: Game, component: Component, wo
     the order a gallery shows them (each item, its own back after it, a shared
     back last), each labelled with what it shows.
     """
-    shots = _preview_shots(renderer, game, component, 0, len(component.items))
+    shots = _preview_shots(_Backs(renderer, game, component), 0, len(component.items))
+    return _preview_files(component, shots, dpi, workers, cache)
+
+
+def _preview_files(component: Component, shots: list[tuple[str, str, Face]], dpi: int, workers: Workers,
+                   cache: BuildCache | FaceSink | None) -> list[OutputFile]:
     images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
     return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
             for (name, label, _), image in zip(shots, images)]
@@ -482,39 +487,57 @@ def preview_parts(renderer: FaceRenderer, game: Game, component: Component, dpi:
     (the shared back comes with the last slice), each slice drawn and rasterized in the process that runs it."""
     parts = []
     count = len(component.items)
+    backs = _Backs(renderer, game, component)  # one per component: each process works the backs out once
     for start in range(0, max(count, 1), PREVIEW_PART_ITEMS):
         sink = FaceSink(cache)
         stop = min(count, start + PREVIEW_PART_ITEMS)
-        run = functools.partial(_preview_part, renderer, game, component, dpi, sink, start, stop)
+        run = functools.partial(_preview_part, backs, dpi, sink, start, stop)
         parts.append(Part(run, sink, stop - start))
     return parts
 
 
-def _preview_part(renderer: FaceRenderer, game: Game, component: Component, dpi: int, sink: FaceSink,
-                  start: int, stop: int) -> list[OutputFile]:
-    shots = _preview_shots(renderer, game, component, start, stop)
-    images = rasterize([face for _, _, face in shots], 0.0, dpi, Workers(1), sink)
-    return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
-            for (name, label, _), image in zip(shots, images)]
+def _preview_part(backs: _Backs, dpi: int, sink: FaceSink, start: int, stop: int) -> list[OutputFile]:
+    return _preview_files(backs.component, _preview_shots(backs, start, stop), dpi, Workers(1), sink)
 
 
-def _preview_shots(renderer: FaceRenderer, game: Game, component: Component, start: int,
-                   stop: int) -> list[tuple[str, str, Face]]:
-    """(file name, label, face) of the previews of items `start`..`stop`, in gallery order; the shared back (one
-    for every item, so every slice works it out) after the last item."""
+class _Backs:
+    """A component's back faces and whether one back serves every item: whether it does depends on every item,
+    so it is worked out once per process and shared by all the slices of its previews (not once per slice)."""
+
+    def __init__(self, renderer: FaceRenderer, game: Game, component: Component) -> None:
+        self.renderer, self.game, self.component = renderer, game, component
+        self._worked_out: tuple[list[Face], Face | None] | None = None
+
+    def faces(self) -> list[Face]:
+        """Every item's back face, in item order ([] when the component has no back layout)."""
+        return self._work_out()[0]
+
+    def shared(self) -> Face | None:
+        """The one back every item has, if so (and the component is not double-sided)."""
+        return self._work_out()[1]
+
+    def _work_out(self) -> tuple[list[Face], Face | None]:
+        if self._worked_out is None:
+            component = self.component
+            faces = ([self.renderer.face(self.game, component, item, "back") for item in component.items]
+                     if back_layout(component) else [])
+            one = bool(faces) and all(b == faces[0] for b in faces) and not component.double_sided
+            self._worked_out = (faces, faces[0] if one else None)
+        return self._worked_out
+
+
+def _preview_shots(backs: _Backs, start: int, stop: int) -> list[tuple[str, str, Face]]:
+    """(file name, label, face) of the previews of items `start`..`stop`, in gallery order; the shared back
+    after the last item."""
+    renderer, game, component = backs.renderer, backs.game, backs.component
     shots: list[tuple[str, str, Face]] = []
-    shared_back: Face | None = None
-    backs: list[Face] = []
+    faces, shared_back = backs.faces(), backs.shared()
     items = component.items
-    if back_layout(component):
-        backs = [renderer.face(game, component, item, "back") for item in items]
-        if all(b == backs[0] for b in backs) and not component.double_sided:
-            shared_back = backs[0]
     for index in range(start, stop):
         item = items[index]
         shots.append((f"{component.id}-{item.id}.png", item.id, renderer.face(game, component, item, "front")))
-        if backs and shared_back is None:
-            shots.append((f"{component.id}-{item.id}-back.png", f"{item.id} (back)", backs[index]))
+        if faces and shared_back is None:
+            shots.append((f"{component.id}-{item.id}-back.png", f"{item.id} (back)", faces[index]))
     if shared_back is not None and stop == len(items):
         shots.append((f"{component.id}-back.png", "back", shared_back))
     return shots
