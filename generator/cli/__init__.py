@@ -123,6 +123,12 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any
     """
     if argv is not None:
         return _run(argv, registry)
+    import gc
+
+    # A command's run allocates in bursts (imports, loaded games, drawn pages) and frees little of it as
+    # cycles: collecting every 700 new objects cost a cold build 0.2 s and a one-card edit 0.04 s (mostly
+    # while importing), every 50,000 costs 0.08 s and 0.015 s, for a few MB more at the peak.
+    gc.set_threshold(50_000, 10, 10)
     try:
         result = _run(None, registry)
     except SystemExit as exc:
