@@ -355,9 +355,11 @@ def build(project: Project, game_ids: Iterable[str] = (), options: BuildOptions 
 
 
 def _warm_up() -> None:
+    """What the forked workers' jobs import, imported once before forking; validation, which only this
+    process runs, imports its modules (engines, fit and preflight checks) after the fork."""
     import importlib
 
-    for module in ("generator.validate", "generator.render.faces", "generator.render.raster",
+    for module in ("generator.render.faces", "generator.render.raster",
                    "generator.render.documents", "generator.render.documents.rulebook",
                    "generator.render.documents.sheets", "reportlab.platypus",
                    # what document jobs import as they run (the rulebooks' print plan, fillable score sheets)
