@@ -101,10 +101,12 @@ class BuildOptions:
             raise UsageError(f"--colour {self.colour!r} must be rgb or cmyk")
 
     def exporters(self) -> list[Exporter]:
+        asked = [EXPORTERS[name] for name in EXPORTERS if name in self.exports]
+        if not self.presets:
+            return asked  # and the presets module stays unimported
         from generator.render.presets import preset
 
-        return ([EXPORTERS[name] for name in EXPORTERS if name in self.exports]
-                + [preset_exporter(preset(name)) for name in self.presets])
+        return asked + [preset_exporter(preset(name)) for name in self.presets]
 
 
 def options_key(options: Any) -> str:
