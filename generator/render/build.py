@@ -622,12 +622,57 @@ def longest_first(jobs: list[Job]) -> list[int]:
     return sorted(range(len(jobs)), key=lambda index: (-jobs[index].cost, index))
 
 
-def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: Any, parent: int,
-           writing: Any, out_root: Path) -> None:
-    """In a forked worker: take the next job from the front of `order` (longest first; `taken` holds the
-    front and the end of what is left) until none is left, sending
+FRONT, END, WRITING = 0, 1, 2  # the slots of `ForkedJobs`'s `Shared`
+
+
+class Shared:
+    """A few integers shared by this process and the workers it forks: an anonymous shared mapping, with a
+    lock made of a pipe that holds one token. multiprocessing's Array and Value (ctypes, a shared heap)
+    cost a build's serial start some 7 ms before the first fork."""
+
+    def __init__(self, *values: int) -> None:
+        import mmap
+        import os
+
+        self._map = mmap.mmap(-1, 8 * len(values))  # MAP_SHARED: a forked worker sees the same memory
+        self._slots = memoryview(self._map).cast("q")
+        for index, value in enumerate(values):
+            self._slots[index] = value
+        self._take, self._give = os.pipe()
+        os.write(self._give, b".")
+
+    def __getitem__(self, index: int) -> int:
+        return int(self._slots[index])
+
+    def __setitem__(self, index: int, value: int) -> None:
+        self._slots[index] = value
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the token: no other process holding this object reads or changes the slots meanwhile."""
+        import os
+
+        os.read(self._take, 1)
+        try:
+            yield
+        finally:
+            os.write(self._give, b".")
+
+    def close(self) -> None:
+        import os
+
+        self._slots.release()
+        self._map.close()
+        os.close(self._take)
+        os.close(self._give)
+
+
+def _serve(jobs: list[Job], order: list[int], shared: Shared, gate: ReadGate, send: Any, parent: int,
+           out_root: Path) -> None:
+    """In a forked worker: take the next job from the front of `order` (longest first; `shared` holds the
+    front and the end of what is left, and whether writing is allowed) until none is left, sending
     (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
-    Once `writing` is set (every game of the build has validated), the worker writes a job's files itself.
+    Once writing is allowed (every game of the build has validated), the worker writes a job's files itself.
 
     Results go out through a sender thread: a result bigger than the pipe's buffer would otherwise hold
     the worker until the parent reads it, and the parent may be busy (validating, drawing previews).
@@ -643,23 +688,23 @@ def _serve(jobs: list[Job], order: list[int], taken: Any, gate: ReadGate, send: 
     sender.start()
     try:
         while True:
-            with taken.get_lock():
-                position, end = taken[0], taken[1]
-                taken[0] = position + 1
+            with shared.locked():
+                position, end = shared[FRONT], shared[END]
+                shared[FRONT] = position + 1
             if position >= end:
                 break
             index = order[position]
             job = jobs[index]
             try:
                 result = execute(job, gate)
-                if writing.value:
+                if shared[WRITING]:
                     result = _written_here(job, result, out_root)
                 outbox.put((index, True, result))
             except BaseException as exc:  # sent back and raised in the parent when it reaches the job
                 error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
                 outbox.put((index, False, error))
-                with taken.get_lock():
-                    taken[0] = taken[1]  # the build fails: the other workers stop after their current job
+                with shared.locked():
+                    shared[FRONT] = shared[END]  # the build fails: the other workers stop after their current job
                 break
     finally:
         outbox.put(None)
@@ -696,7 +741,6 @@ class ForkedJobs:
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
                  before_fork: Callable[[], None] | None = None, out_root: Path | None = None) -> None:
         import gc
-        import multiprocessing
         import os
 
         self._jobs = jobs
@@ -706,24 +750,24 @@ class ForkedJobs:
         self._receivers: list[Any] = []
         self._processes: list[Any] = []
         self._order: list[int] = []  # longest first: workers take from the front, this process from the back
-        self._taken: Any = None
-        self._writing: Any = None
+        self._shared: Shared | None = None  # the front and end of `_order` left, and whether workers may write
         self._gate = gate
-        if parallel < 2 or len(jobs) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        if parallel < 2 or len(jobs) < 2 or not hasattr(os, "fork"):
             self._index = {}
-            return
+            return  # and multiprocessing stays unimported
+        import multiprocessing
+
         if before_fork is not None:
             before_fork()
         context = multiprocessing.get_context("fork")
         self._order = order = longest_first(jobs)
-        self._taken = taken = context.Array("i", [0, len(order)])  # next from the front, end of the rest
-        self._writing = writing = context.Value("b", 0, lock=False)  # set by `allow_writing`
+        self._shared = shared = Shared(0, len(order), 0)
         gc.freeze()  # a worker's collector then never walks (and so copies) the heap it inherited
         try:
             for _ in range(min(parallel - 1, len(jobs) - 1)):  # this process is the last worker (`rest`)
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=_serve, daemon=True,
-                                          args=(jobs, order, taken, gate, send, os.getpid(), writing, out_root))
+                                          args=(jobs, order, shared, gate, send, os.getpid(), out_root))
                 process.start()
                 send.close()
                 self._processes.append(process)
@@ -736,8 +780,8 @@ class ForkedJobs:
 
     def allow_writing(self) -> None:
         """Every game of the build has validated: workers may write the files of the jobs they run."""
-        if self._writing is not None:
-            self._writing.value = 1
+        if self._shared is not None:
+            self._shared[WRITING] = 1
 
     def ready(self) -> list[tuple[Job, JobResult]]:
         """Results that arrived so far, without waiting (a failure waits for `rest`)."""
@@ -773,26 +817,26 @@ class ForkedJobs:
         idle for the workers (what it warms up, compiled templates and layouts, stays in this process
         for the next build's forks); once only documents are left, the longest of them instead; False
         when every job is taken."""
-        if self._taken is None:
+        if self._shared is None:
             return False
-        with self._taken.get_lock():
-            front, end = self._taken[0], self._taken[1]
+        with self._shared.locked():
+            front, end = self._shared[FRONT], self._shared[END]
             if front >= end:
                 return False
             if self._jobs[self._order[end - 1]].exporter in (DOCUMENTS, BOOKLET):
                 # only documents (or longer) left: the longest, as the workers take them, so a watch edit's
                 # rulebooks for two papers are drawn side by side, not one after the other in one worker
-                position, self._taken[0] = front, front + 1
+                position, self._shared[FRONT] = front, front + 1
             else:
-                position = self._taken[1] = end - 1
+                position = self._shared[END] = end - 1
         index = self._order[position]
         job = self._jobs[index]
         try:
             self._pending[index] = (True, execute(job, self._gate))
         except Exception as exc:  # raised when `rest` reaches the job, as a worker's failure would be
             self._pending[index] = (False, exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}"))
-            with self._taken.get_lock():
-                self._taken[1] = self._taken[0]  # the build fails: the workers stop after their current job
+            with self._shared.locked():
+                self._shared[END] = self._shared[FRONT]  # the build fails: the workers stop after their current job
         return True
 
     def _take(self, index: int) -> tuple[Job, JobResult]:
@@ -834,3 +878,6 @@ class ForkedJobs:
                 process.join()
         self._receivers = []
         self._processes = []
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None

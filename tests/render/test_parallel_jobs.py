@@ -250,3 +250,42 @@ def test_faces_lost_from_the_cache_folder_are_kept_again_by_a_parallel_build(tmp
     port = [key for key in cache.faces if (faces / f"{key}.png").is_file()]
     assert len(port) >= len(cache.jobs["counterattack port preview"].files)  # the port's faces, kept again
     assert all(cache.face(key) is not None for key in port)
+
+
+def test_processes_sharing_the_job_counter_never_take_the_same_job() -> None:
+    """`ForkedJobs`'s counter (an anonymous shared mapping and a pipe-token lock): three forked processes
+    and this one take positions until none is left; each position is taken exactly once."""
+    import os
+
+    from generator.render.build import END, FRONT, Shared
+
+    total = 3000
+    shared = Shared(0, total, 0)
+    reader, writer = os.pipe()
+
+    def take_all() -> list[int]:
+        taken = []
+        while True:
+            with shared.locked():
+                position = shared[FRONT]
+                if position >= shared[END]:
+                    return taken
+                shared[FRONT] = position + 1
+            taken.append(position)
+
+    children = []
+    for _ in range(3):
+        pid = os.fork()
+        if pid == 0:  # a worker: report what it took, then end without running the test session's exit code
+            os.close(reader)
+            os.write(writer, (" ".join(map(str, take_all())) + "\n").encode())
+            os._exit(0)
+        children.append(pid)
+    os.close(writer)
+    mine = take_all()
+    with os.fdopen(reader) as lines:
+        theirs = [int(n) for line in lines for n in line.split()]
+    for pid in children:
+        assert os.waitpid(pid, 0)[1] == 0
+    shared.close()
+    assert sorted(mine + theirs) == list(range(total))
