@@ -848,6 +848,8 @@ class ForkedJobs:
 
     def _collect(self, block: bool) -> bool:
         """Receive what the workers sent; False when every worker has ended and nothing came."""
+        if not self._receivers:
+            return False  # no worker (one job, --jobs 1): multiprocessing stays unimported
         from multiprocessing.connection import wait
 
         got = False
