@@ -123,12 +123,17 @@ from generator.cli import main
 start = time.monotonic()
 with open(log, "a") as out:
     out.write(f"{os.getpid()}\t{launched}\t{start}\t{time.process_time()}\t(imports before the command)\\n")
-try:
-    main(sys.argv[2:])
-finally:
+def the_build():  # an exit handler: `main()` ends the process itself, as the `pnp` script does
+    if os.getpid() != main_pid:
+        return  # a forked worker's exit
     times = os.times()
     with open(log, "a") as out:
         out.write(f"{os.getpid()}\t{start}\t{time.monotonic()}\t{times.user + times.system}\tTHE BUILD\\n")
+import atexit
+main_pid = os.getpid()
+atexit.register(the_build)
+sys.argv = ["pnp", *sys.argv[2:]]
+main()  # without arguments: the process's entry, with its garbage-collector setting and its quick exit
 """
 
 
