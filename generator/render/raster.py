@@ -23,6 +23,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
@@ -440,6 +441,8 @@ def export_previews(renderer: FaceRenderer, game: Game, component: Component, wo
 def _preview_files(component: Component, shots: list[tuple[str, str, Face]], dpi: int, workers: Workers,
                    cache: BuildCache | FaceSink | None) -> list[OutputFile]:
     images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
+    if isinstance(cache, FaceSink):
+        cache.shown_in_files([name for name, _, _ in shots], images)
     return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
             for (name, label, _), image in zip(shots, images)]
 
@@ -454,6 +457,7 @@ class FaceSink:
     def __init__(self, cache: BuildCache | None) -> None:
         self._cache = cache
         self.made: dict[str, bytes] = {}
+        self.files: dict[str, str] = {}  # face key -> the name of one of the part's files holding exactly its bytes
 
     def face(self, key: str) -> bytes | None:
         return self._cache.face(key) if self._cache is not None else None
@@ -461,13 +465,28 @@ class FaceSink:
     def store_face(self, key: str, data: bytes) -> None:
         self.made[key] = data
 
-    def store(self) -> dict[str, str]:
-        """Store the faces made into the cache's folder (from a forked worker); their keys and digests, for
-        the process that owns the cache's index to register."""
+    def shown_in_files(self, names: Sequence[str], images: Sequence[bytes]) -> None:
+        """Note which of the part's files (`names`, with their bytes `images`) holds each face made here, so
+        the cache can link that file once it is written instead of writing the same bytes again."""
+        made_as = {id(data): key for key, data in self.made.items()}  # `rasterize` hands back the bytes it made
+        for name, image in zip(names, images, strict=True):
+            key = made_as.get(id(image))
+            if key is not None:
+                self.files.setdefault(key, name)
+
+    def written_as(self, key: str, folder: Path) -> Path | None:
+        """The written file of the part that holds face `key`'s bytes, if one does (see `shown_in_files`)."""
+        name = self.files.get(key)
+        return folder / name if name is not None else None
+
+    def store(self, folder: Path | None = None) -> dict[str, str]:
+        """Store the faces made into the cache's folder (from a forked worker, once the part's files are written
+        in `folder`: those are linked); their keys and digests, for the process that owns the cache's index to
+        register."""
         if self._cache is None:
             return {}
         for key, data in self.made.items():
-            self._cache.store_face(key, data)
+            self._cache.store_face(key, data, self.written_as(key, folder) if folder is not None else None)
         return {key: self._cache.faces[key] for key in self.made}
 
 
