@@ -484,10 +484,14 @@ def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str], 
     if cache is None:
         return 0
     new = 0
-    sink, folder = (job.sink, job.folder) if job is not None else (None, None)
+    held: dict[bytes, Path] = {}
+    if result.faces and job is not None:  # (only a part drawn by `raster` has faces: it is imported already)
+        from generator.render.raster import written_as
+
+        held = written_as(result.files, job.folder)
     for key, image in result.faces.items():
         if key not in stored:  # else another part drew the same face (a deck's equal copies)
-            cache.store_face(key, image, sink.written_as(key, folder) if sink is not None and folder else None)
+            cache.store_face(key, image, held.get(image))
             stored.add(key)
             new += 1
     for key, sha in result.face_sums.items():
@@ -505,7 +509,7 @@ def _written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
     writes every file of a build."""
     stamps: dict[str, dict[str, Any]] = {}
     written = _write_files(job, result.files, out_root, stamps)
-    sums = job.sink.store(job.folder) if job.sink is not None else {}  # (faces linked to the files just written)
+    sums = job.sink.store(job.folder, result.files) if job.sink is not None else {}  # (faces linked to those files)
     files = [dataclasses.replace(output, data=b"") for output in result.files]
     return JobResult(files, result.reads, result.facts, {}, written, sums, stamps)
 

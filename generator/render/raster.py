@@ -441,8 +441,6 @@ def export_previews(renderer: FaceRenderer, game: Game, component: Component, wo
 def _preview_files(component: Component, shots: list[tuple[str, str, Face]], dpi: int, workers: Workers,
                    cache: BuildCache | FaceSink | None) -> list[OutputFile]:
     images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
-    if isinstance(cache, FaceSink):
-        cache.shown_in_files([name for name, _, _ in shots], images)
     return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
             for (name, label, _), image in zip(shots, images)]
 
@@ -457,7 +455,6 @@ class FaceSink:
     def __init__(self, cache: BuildCache | None) -> None:
         self._cache = cache
         self.made: dict[str, bytes] = {}
-        self.files: dict[str, str] = {}  # face key -> the name of one of the part's files holding exactly its bytes
 
     def face(self, key: str) -> bytes | None:
         return self._cache.face(key) if self._cache is not None else None
@@ -465,29 +462,22 @@ class FaceSink:
     def store_face(self, key: str, data: bytes) -> None:
         self.made[key] = data
 
-    def shown_in_files(self, names: Sequence[str], images: Sequence[bytes]) -> None:
-        """Note which of the part's files (`names`, with their bytes `images`) holds each face made here, so
-        the cache can link that file once it is written instead of writing the same bytes again."""
-        made_as = {id(data): key for key, data in self.made.items()}  # `rasterize` hands back the bytes it made
-        for name, image in zip(names, images, strict=True):
-            key = made_as.get(id(image))
-            if key is not None:
-                self.files.setdefault(key, name)
-
-    def written_as(self, key: str, folder: Path) -> Path | None:
-        """The written file of the part that holds face `key`'s bytes, if one does (see `shown_in_files`)."""
-        name = self.files.get(key)
-        return folder / name if name is not None else None
-
-    def store(self, folder: Path | None = None) -> dict[str, str]:
-        """Store the faces made into the cache's folder (from a forked worker, once the part's files are written
-        in `folder`: those are linked); their keys and digests, for the process that owns the cache's index to
-        register."""
+    def store(self, folder: Path | None = None, files: Sequence[OutputFile] = ()) -> dict[str, str]:
+        """Store the faces made into the cache's folder (from a forked worker, once the part's `files` are
+        written in `folder`: a face one of them holds is linked, `written_as`); their keys and digests, for the
+        process that owns the cache's index to register."""
         if self._cache is None:
             return {}
+        held = written_as(files, folder) if self.made else {}
         for key, data in self.made.items():
-            self._cache.store_face(key, data, self.written_as(key, folder) if folder is not None else None)
+            self._cache.store_face(key, data, held.get(data))
         return {key: self._cache.faces[key] for key in self.made}
+
+
+def written_as(files: Sequence[OutputFile], folder: Path | None) -> dict[bytes, Path]:
+    """Each of a part's written files by its bytes, as paths in `folder` ({} without one): the build cache links
+    the file holding a face's bytes (a preview holds exactly them) instead of writing the bytes again."""
+    return {output.data: folder / output.name for output in files} if folder is not None else {}
 
 
 @dataclass(frozen=True)
