@@ -425,7 +425,7 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
             gate.inherit(result.reads)
             got = parts_in.setdefault(id(whole), {})
             got[whole.parts.index(job)] = (result, _written(job, result, out_root))
-            stored = _store_faces(result, cache, faces_stored)
+            stored = _store_faces(result, cache, faces_stored, job)
             if len(got) == len(whole.parts):
                 results = [got[index] for index in range(len(whole.parts))]
                 files = [file for part, _ in results for file in part.files]
@@ -479,15 +479,21 @@ def _written(job: Job, result: JobResult, out_root: Path) -> list[str]:
     return _write_files(job, result.files, out_root, result.stamps)
 
 
-def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str]) -> int:
+def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str], job: Job | None = None) -> int:
     """Keep a part's rasterized faces in the build cache (this process owns its index), or register those the
-    worker already stored in its folder; how many were new to this build (`stored`: the keys kept so far)."""
+    worker already stored in its folder; how many were new to this build (`stored`: the keys kept so far).
+    With the part's `job`, whose files are written, a face one of them holds is linked, not written again."""
     if cache is None:
         return 0
     new = 0
+    held: dict[bytes, Path] = {}
+    if result.faces and job is not None:  # (only a part drawn by `raster` has faces: it is imported already)
+        from generator.render.raster import written_as
+
+        held = written_as(result.files, job.folder)
     for key, image in result.faces.items():
         if key not in stored:  # else another part drew the same face (a deck's equal copies)
-            cache.store_face(key, image)
+            cache.store_face(key, image, held.get(image))
             stored.add(key)
             new += 1
     for key, sha in result.face_sums.items():
@@ -505,7 +511,7 @@ def _written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
     writes every file of a build."""
     stamps: dict[str, dict[str, Any]] = {}
     written = _write_files(job, result.files, out_root, stamps)
-    sums = job.sink.store() if job.sink is not None else {}
+    sums = job.sink.store(job.folder, result.files) if job.sink is not None else {}  # (faces linked to those files)
     files = [dataclasses.replace(output, data=b"") for output in result.files]
     return JobResult(files, result.reads, result.facts, {}, written, sums, stamps)
 

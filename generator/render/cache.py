@@ -217,10 +217,32 @@ class BuildCache:
             return None
         return data
 
-    def store_face(self, key: str, data: bytes) -> None:
-        write_atomic(self.root / "faces" / f"{key}.png", data)
+    def store_face(self, key: str, data: bytes, same_as: Path | None = None) -> None:
+        """Keep a rasterized face. `same_as`, a file just written with exactly `data` (a preview), is linked
+        instead of copied: one more name for its bytes rather than one more file to create (a big deck's previews
+        create thousands, and the file system creates them one at a time, whichever process asks).
+        Every read checks the entry's digest, so a later edit of that file in place only costs a redraw."""
+        path = self.root / "faces" / f"{key}.png"
+        if same_as is None or not _linked(same_as, path):
+            write_atomic(path, data)
         self.faces[key] = _sha(data)
         self.faces_drawn += 1
+
+
+def _linked(existing: Path, path: Path) -> bool:
+    """Give `existing` the new name `path` (a hard link); False where that cannot be done (the name is taken, the
+    file system has no links), for the caller to write the bytes instead."""
+    try:
+        os.link(existing, path)
+    except FileNotFoundError:  # the cache's faces folder is not made yet (or `existing` is gone)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            os.link(existing, path)
+        except OSError:
+            return False
+    except OSError:
+        return False
+    return True
 
 
 def stamp(path: Path, data: bytes) -> dict[str, Any]:

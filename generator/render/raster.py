@@ -23,6 +23,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
@@ -461,14 +462,22 @@ class FaceSink:
     def store_face(self, key: str, data: bytes) -> None:
         self.made[key] = data
 
-    def store(self) -> dict[str, str]:
-        """Store the faces made into the cache's folder (from a forked worker); their keys and digests, for
-        the process that owns the cache's index to register."""
+    def store(self, folder: Path | None = None, files: Sequence[OutputFile] = ()) -> dict[str, str]:
+        """Store the faces made into the cache's folder (from a forked worker, once the part's `files` are
+        written in `folder`: a face one of them holds is linked, `written_as`); their keys and digests, for the
+        process that owns the cache's index to register."""
         if self._cache is None:
             return {}
+        held = written_as(files, folder) if self.made else {}
         for key, data in self.made.items():
-            self._cache.store_face(key, data)
+            self._cache.store_face(key, data, held.get(data))
         return {key: self._cache.faces[key] for key in self.made}
+
+
+def written_as(files: Sequence[OutputFile], folder: Path | None) -> dict[bytes, Path]:
+    """Each of a part's written files by its bytes, as paths in `folder` ({} without one): the build cache links
+    the file holding a face's bytes (a preview holds exactly them) instead of writing the bytes again."""
+    return {output.data: folder / output.name for output in files} if folder is not None else {}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ Floors:
            the least any click command costs
   linear   validation's CPU per card at the smallest size, times the cards
   jobs     the same build with --jobs 1 (the speed-up is jobs-1 time / jobs-2 time)
+  2-process  tests/bench/parallel_floor.py, beside the scaled figure: the speed-up two processes give on
+           this machine for the same faces drawn and rasterized, and for as many files written
 The watch and fresh-process edit figures are absolute (their target is in seconds).
 """
 
@@ -208,6 +210,13 @@ def scaled_build(table: Table, tmp: Path, repeat: int, scale: int) -> None:
     _, two, _ = cold([*build_args(root), "--jobs", "2"], ROOT, wipe(root), repeat)
     table.add(f"build at {scale}x deck (wall)", f"{one:.1f} s --jobs 1, {two:.1f} s --jobs 2",
               f"{one / two:.2f}x speed-up", "--jobs 2 ≥ 1.7x")
+    # what two processes give on this machine for the same kind of work, in the same minute (parallel_floor.py)
+    floor = subprocess.run([PY, str(ROOT / "tests" / "bench" / "parallel_floor.py"), "--scale", str(scale),
+                            "--repeat", str(repeat)], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    for line in floor.splitlines():
+        label, _, result = line.partition(" 1 process ")
+        table.add(f"2-process floor: {label.strip()} (wall)", "1 process " + result.rsplit(":", 1)[0],
+                  result.rsplit(":", 1)[1].strip() + " speed-up", "what --jobs 2 can reach at most")
 
 
 def parallel_cold(table: Table, root: Path, repeat: int) -> None:

@@ -1,0 +1,67 @@
+"""The build cache keeps a big deck's preview faces as links to the preview files just written (one file
+created per face, not two), and never trusts one that changed since: a preview edited in place is redrawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.pipeline import build
+from generator.render.build import BuildOptions
+from generator.render.cache import BuildCache
+from generator.render.exporters import PREVIEW
+from tests.bench.scaled import scale_deck
+from tests.helpers import copy_sources
+
+GAME = "all-hands-on-deck"
+
+
+def previews(root: Path) -> dict[str, bytes]:
+    folder = root / "output" / GAME / "preview"
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("*.png"))}
+
+
+def test_parallel_preview_parts_keep_their_faces_as_links_to_the_previews(tmp_path: Path) -> None:
+    project = copy_sources(tmp_path)
+    scale_deck(project.root, 4, GAME)  # more than one part of previews, so workers and this process draw parts
+    options = BuildOptions(papers=("a4",), exports=(PREVIEW,), jobs=2)
+    result = build(project, [GAME], options, force=True)
+    assert f"{GAME} pirate preview" in result.summary.ran
+    made = previews(project.root)
+    cache = BuildCache.open(project)
+    kept = {key: cache.root / "faces" / f"{key}.png" for key in cache.faces}
+    assert len(kept) > 96 and all(cache.face(key) is not None for key in kept)  # every face kept, intact
+    by_inode = {(path.stat().st_dev, path.stat().st_ino): name
+                for name in made for path in [project.output_dir / GAME / "preview" / name]}
+    linked = [path for path in kept.values() if (path.stat().st_dev, path.stat().st_ino) in by_inode]
+    assert len(linked) == len(kept)  # each kept face is a preview file's second name, not a second file
+    assert all(path.read_bytes() == made[by_inode[(path.stat().st_dev, path.stat().st_ino)]] for path in linked)
+
+    # a preview overwritten in place changes its cache entry too: the next build sees both, redraws the face
+    # (the cache entry fails its digest) and writes the preview's bytes back
+    victim = next(name for name in made if name.startswith("pirate-") and name != "pirate-back.png")
+    with open(project.output_dir / GAME / "preview" / victim, "r+b") as handle:
+        handle.seek(100)
+        handle.write(b"\x00" * 16)
+    again = build(project, [GAME], options, force=True)  # (force: the scaled deck fails its count checks)
+    assert f"{GAME} pirate preview" in again.summary.ran
+    assert previews(project.root) == made
+    cache = BuildCache.open(project)
+    assert all(cache.face(key) is not None for key in cache.faces)
+
+
+def test_one_process_builds_the_same_previews_and_cache(tmp_path: Path) -> None:
+    """The cache kept with --jobs 2 and 3 (links, whichever process drew a part and whether or not the game had
+    validated when it came back) reads back as the one --jobs 1 keeps (written files)."""
+    made, faces = {}, {}
+    for jobs in (1, 2, 3):
+        project = copy_sources(tmp_path / f"jobs{jobs}")
+        scale_deck(project.root, 4, GAME)
+        build(project, [GAME], BuildOptions(papers=("a4",), exports=(PREVIEW,), jobs=jobs), force=True)
+        made[jobs] = previews(project.root)
+        cache = BuildCache.open(project)
+        faces[jobs] = {key: cache.face(key) for key in cache.faces}
+        if jobs > 1:
+            kept = [cache.root / "faces" / f"{key}.png" for key in cache.faces]
+            assert all(path.stat().st_nlink == 2 for path in kept)  # the preview's file, and this name of it
+    assert made[1] == made[2] == made[3]
+    assert faces[1] == faces[2] == faces[3] and all(faces[1].values())
