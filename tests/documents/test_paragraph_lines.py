@@ -1,7 +1,7 @@
 """A session keeps paragraph line breaks from build to build (`lines.ParagraphLines`): a paragraph that
 takes the lines of an earlier one with the same markup, style and width lays out, splits across pages
 and draws exactly as one that breaks its own; any other style or width breaks its own; lines unused
-for a build are dropped."""
+for three builds are dropped."""
 
 from __future__ import annotations
 
@@ -67,15 +67,36 @@ def test_another_colour_or_width_breaks_its_own_lines(games: Any, tmp_path: Path
     assert same.blPara is first.blPara  # the same markup, style and width: one set of lines
 
 
-def test_lines_unused_for_a_build_are_dropped(games: Any, tmp_path: Path) -> None:
+def test_lines_unused_for_three_builds_are_dropped(games: Any, tmp_path: Path) -> None:
     style = make_styles(games["pirate-tricks"]).body
     gate = ReadGate(tmp_path)
     lines = ParagraphLines(gate)
-    kept, dropped = markup.inline_to_para("Kept every build."), markup.inline_to_para("Used once.")
-    IconParagraph(kept, style, lines=lines).wrap(150, 1000)
-    IconParagraph(dropped, style, lines=lines).wrap(150, 1000)
-    for _ in range(2):
+    kept, back, dropped = (markup.inline_to_para(t) for t in ("Kept every build.", "Two back.", "Used once."))
+    for text in (kept, back, dropped):
+        IconParagraph(text, style, lines=lines).wrap(150, 1000)
+    for build in range(1, 4):
         gate.next_generation()
         IconParagraph(kept, style, lines=lines).wrap(150, 1000)
+        if build == 2:
+            assert lines.get(lines.key("IconParagraph", back, None, style, 150)) is not None  # two builds back
     assert lines.get(lines.key("IconParagraph", kept, None, style, 150)) is not None
-    assert lines.get(lines.key("IconParagraph", dropped, None, style, 150)) is None
+    assert lines.get(lines.key("IconParagraph", back, None, style, 150)) is not None  # used again in build 2
+    assert lines.get(lines.key("IconParagraph", dropped, None, style, 150)) is None  # unused for three builds
+
+
+def test_the_paper_this_process_drew_last_build_is_planned_first(tmp_path: Path) -> None:
+    """With two processes the rulebooks alternate: a worker forked with this process's lines takes the paper
+    drawn here last build, and this process the other one, drawn here the build before."""
+    gate = ReadGate(tmp_path)
+    lines = ParagraphLines(gate)
+    assert lines.first_papers(("a4", "letter")) == ("a4", "letter")  # nothing drawn yet: as asked
+    lines.drew("letter")
+    gate.next_generation()
+    assert lines.first_papers(("a4", "letter")) == ("letter", "a4")
+    lines.drew("a4")
+    gate.next_generation()
+    assert lines.first_papers(("a4", "letter")) == ("a4", "letter")
+    lines.drew("a4")
+    lines.drew("letter")  # one process drew both (--jobs 1): as asked
+    gate.next_generation()
+    assert lines.first_papers(("letter", "a4")) == ("letter", "a4")

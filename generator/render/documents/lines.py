@@ -5,13 +5,16 @@ nearly all of their paragraphs read as before. Breaking a paragraph into lines
 (`Paragraph.breakLines`, a quarter of drawing a rulebook) depends on nothing but its
 markup, its style and the width it is set in, with the shipped fonts (constant for a
 process), so the lines worked out for the same three in a recent build of this
-session are the same lines. `ParagraphLines` keeps them by that key: those of the
-build before and of this one (older ones are dropped, so it holds at most two
+session are the same lines. `ParagraphLines` keeps them by that key: those of this
+build and of the two before (older ones are dropped, so it holds at most three
 builds' paragraphs). Paragraphs with inline icons are not kept (their pictures come
 from project files).
 
 The store belongs to one read gate (one session: `paragraph_lines`); a forked
-worker inherits a copy, and what it adds dies with it.
+worker inherits a copy, and what it adds dies with it. So that both processes of a
+two-core watch find their lines, the papers whose rulebook this process drew last
+build are planned first (`first_papers`): a worker, forked with those lines, takes
+the first rulebook, and this process draws the other paper, as it did two builds ago.
 """
 
 from __future__ import annotations
@@ -26,13 +29,13 @@ Broken = tuple[float, Any, Any, float, float]  # width asked, _wrapWidths, blPar
 
 
 class ParagraphLines:
-    """Line breaks by (kind of paragraph, markup, style's values, width) from this build and the one before."""
+    """Line breaks by (kind of paragraph, markup, style's values, width) from this build and the two before."""
 
     def __init__(self, gate: ReadGate) -> None:
         self._gate = gate
         self._generation = gate.generation
-        self._current: dict[Hashable, Broken] = {}
-        self._previous: dict[Hashable, Broken] = {}
+        self._builds: list[dict[Hashable, Broken]] = [{}, {}, {}]  # this build's lines, the last build's, ...
+        self._drawn: list[set[str]] = [set(), set()]  # papers whose rulebook this process drew: now, last build
         self._styles: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(style) -> (style, its values), this build
 
     def key(self, kind: str, markup: str, bullet: Any, style: Any, width: float) -> Hashable:
@@ -40,22 +43,38 @@ class ParagraphLines:
 
     def get(self, key: Hashable) -> Broken | None:
         self._turn()
-        found = self._current.get(key)
+        current = self._builds[0]
+        found = current.get(key)
         if found is None:
-            found = self._previous.pop(key, None)
-            if found is not None:
-                self._current[key] = found
+            for older in self._builds[1:]:
+                found = older.get(key)
+                if found is not None:
+                    current[key] = found
+                    break
         return found
 
     def put(self, key: Hashable, broken: Broken) -> None:
         self._turn()
-        self._current[key] = broken
+        self._builds[0][key] = broken
+
+    def drew(self, paper: str) -> None:
+        """This process drew the rulebook on `paper` in this build."""
+        self._turn()
+        self._drawn[0].add(paper)
+
+    def first_papers(self, papers: tuple[str, ...]) -> tuple[str, ...]:
+        """`papers`, those whose rulebook this process drew in the last build first (else as given)."""
+        self._turn()
+        last = self._drawn[1]
+        return tuple(sorted(papers, key=lambda paper: paper not in last))
 
     def _turn(self) -> None:
-        """A new build: what the last one used becomes the previous build's; older lines are dropped."""
+        """A new build: the builds' lines move one place back, and those of the third build back are dropped."""
         if self._generation != self._gate.generation:
             self._generation = self._gate.generation
-            self._previous, self._current, self._styles = self._current, {}, {}
+            self._builds = [{}, *self._builds[:-1]]
+            self._drawn = [set(), self._drawn[0]]
+            self._styles = {}
 
     def _style_values(self, style: Any) -> tuple[Any, ...]:
         """Every value of the style (fonts, sizes, colours, indents...), worked out once per style object
