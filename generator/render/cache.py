@@ -31,7 +31,7 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,12 @@ class JobRecord:
     def records(self) -> list[FileRecord]:
         return [record for record, _ in self.files]
 
+    @cached_property
+    def encoded(self) -> str:
+        """`to_json()` as the manifest writes it, worked out once per record (a build re-encodes only the jobs
+        it ran)."""
+        return _dumps(self.to_json())
+
 
 @dataclass
 class BuildCache:
@@ -162,25 +168,33 @@ class BuildCache:
         return cache
 
     def save(self) -> None:
-        data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
-                "faces": self.faces, "games": self.games, "extra": self.extra}
-        if self._written is None and data == self._as_read:
-            return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
-        # Compact, so json's C encoder does the work (any indent falls back to pure Python, which
-        # cost a one-card edit in `pnp watch` more than a tenth of a second on a large manifest).
-        encoded = json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        if self._written is None:  # as read from the file: compared as read
+            data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
+                    "faces": self.faces, "games": self.games, "extra": self.extra}
+            if data == self._as_read:
+                return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
+        encoded = self.encoded()
         if encoded == self._written:
             return
         path = self.root / MANIFEST
         write_atomic(path, encoded)
         self._written, self._as_read, self._on_disk = encoded, {}, _file_stamp(path)
 
+    def encoded(self) -> bytes:
+        """The manifest's bytes: `json.dumps(data, sort_keys=True)` of {format, jobs, faces, games, extra},
+        compact, so json's C encoder does the work (any indent falls back to pure Python, which cost a
+        one-card edit in `pnp watch` more than a tenth of a second on a large manifest); each job's part
+        is its record's own (`JobRecord.encoded`)."""
+        jobs = ",".join(f"{_dumps(label)}:{self.jobs[label].encoded}" for label in sorted(self.jobs))
+        return (f'{{"extra":{_dumps(self.extra)},"faces":{_dumps(self.faces)},"format":{_dumps(FORMAT)},'
+                f'"games":{_dumps(self.games)},"jobs":{{{jobs}}}}}').encode()
+
     def _again(self) -> BuildCache:
         """This manifest for the session's next build, its values as reading the file would give them (the
         games' and the gallery's records through JSON: lists, not tuples), so a kept manifest and a read one
         behave alike."""
         if self._written is None:  # its last build changed nothing: the file is what it read
-            self._written = json.dumps(self._as_read, sort_keys=True, separators=(",", ":")).encode("utf-8")
+            self._written = _dumps(self._as_read).encode("utf-8")
             self._as_read = {}
         self.games = json.loads(json.dumps(self.games))
         self.extra = json.loads(json.dumps(self.extra))
@@ -248,6 +262,10 @@ class BuildCache:
         write_atomic(self.root / "faces" / f"{key}.png", data)
         self.faces[key] = _sha(data)
         self.faces_drawn += 1
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def _file_stamp(path: Path) -> tuple[int, int, int, int] | None:

@@ -47,6 +47,8 @@ def test_a_session_keeps_its_manifest_until_another_build_writes_the_file(tmp_pa
         build(project, (), OPTIONS)  # another build (a `pnp build` beside the watch) writes the manifest
         assert not session.build((), OPTIONS).summary.ran  # read again: what that build did is known
         assert opened[-1] is not opened[0]
+    written = (project.output_dir / ".cache" / MANIFEST).read_bytes()  # encoded a job record at a time ...
+    assert written == json.dumps(json.loads(written), sort_keys=True, separators=(",", ":")).encode()  # ... as one
     fresh = make_project(tmp_path / "fresh")
     build(fresh, (), OPTIONS)
     assert manifest(project)["jobs"].keys() == manifest(fresh)["jobs"].keys()
