@@ -214,8 +214,8 @@ class BuildCache:
         return entry
 
     def intact(self, entry: JobRecord) -> bool:
-        folder = self.output / entry.folder
-        return all(_intact(folder / record.name, stamp) for record, stamp in entry.files)
+        folder = os.path.join(self.output, entry.folder)  # strings: a no-op build looks at every file
+        return all(_intact(os.path.join(folder, record.name), stamp) for record, stamp in entry.files)
 
     def record(self, label: str, key: str, folder: Path, files: Iterable[FileRecord], *, game: str,
                exporter: str, paper: str, subject: str, inputs: Mapping[str, str],
@@ -287,13 +287,17 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _intact(path: Path, stamp: Mapping[str, Any]) -> bool:
+def _intact(path: str, stamp: Mapping[str, Any]) -> bool:
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return False
     if info.st_size != stamp["size"]:
         return False
     if info.st_mtime_ns == stamp["mtime"]:
         return True
-    return _sha(path.read_bytes()) == stamp["sha256"]
+    try:
+        with open(path, "rb") as file:
+            return _sha(file.read()) == stamp["sha256"]
+    except OSError:
+        return False
