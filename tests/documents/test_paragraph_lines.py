@@ -89,14 +89,16 @@ def test_the_paper_this_process_drew_last_build_is_planned_first(tmp_path: Path)
     drawn here last build, and this process the other one, drawn here the build before."""
     gate = ReadGate(tmp_path)
     lines = ParagraphLines(gate)
-    assert lines.first_papers(("a4", "letter")) == ("a4", "letter")  # nothing drawn yet: as asked
-    lines.drew("letter")
+    assert lines.first_papers("ca", ("a4", "letter")) == ("a4", "letter")  # nothing drawn yet: as asked
+    lines.drew("ca", "letter")
+    lines.drew("tricks", "a4")
     gate.next_generation()
-    assert lines.first_papers(("a4", "letter")) == ("letter", "a4")
-    lines.drew("a4")
+    assert lines.first_papers("ca", ("a4", "letter")) == ("letter", "a4")
+    assert lines.first_papers("tricks", ("a4", "letter")) == ("a4", "letter")  # each game its own
+    lines.drew("ca", "a4")
     gate.next_generation()
-    assert lines.first_papers(("a4", "letter")) == ("a4", "letter")
-    lines.drew("a4")
-    lines.drew("letter")  # one process drew both (--jobs 1): as asked
+    assert lines.first_papers("ca", ("a4", "letter")) == ("a4", "letter")
+    lines.drew("ca", "a4")
+    lines.drew("ca", "letter")  # one process drew both (--jobs 1): as asked
     gate.next_generation()
-    assert lines.first_papers(("letter", "a4")) == ("letter", "a4")
+    assert lines.first_papers("ca", ("letter", "a4")) == ("letter", "a4")

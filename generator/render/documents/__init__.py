@@ -141,14 +141,14 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     def produce(spec: DocumentSpec, paper: str, reads: FieldReads) -> list[OutputFile]:
         seen = watched(game, reads)
         if spec.subject == "rules":
-            lines.drew(paper)
+            lines.drew(game.id, paper)
         with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
             return spec.produce(seen)
 
     folder = project.output_dir / game.id
     booklet = bool(getattr(options, "booklet", False))
     jobs = []
-    for paper in lines.first_papers(tuple(options.papers)):  # a forked worker takes the first rulebook
+    for paper in lines.first_papers(game.id, tuple(options.papers)):  # a forked worker takes the first rulebook
         for spec in document_specs(game, project, paper, booklet, options):
             reads = FieldReads()
             jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, paper, reads),

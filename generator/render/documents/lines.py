@@ -35,7 +35,7 @@ class ParagraphLines:
         self._gate = gate
         self._generation = gate.generation
         self._builds: list[dict[Hashable, Broken]] = [{}, {}, {}]  # this build's lines, the last build's, ...
-        self._drawn: list[set[str]] = [set(), set()]  # papers whose rulebook this process drew: now, last build
+        self._drawn: list[set[tuple[str, str]]] = [set(), set()]  # (game, paper) rulebooks drawn here: now, last build
         self._styles: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(style) -> (style, its values), this build
 
     def key(self, kind: str, markup: str, bullet: Any, style: Any, width: float) -> Hashable:
@@ -57,16 +57,16 @@ class ParagraphLines:
         self._turn()
         self._builds[0][key] = broken
 
-    def drew(self, paper: str) -> None:
-        """This process drew the rulebook on `paper` in this build."""
+    def drew(self, game: str, paper: str) -> None:
+        """This process drew the game's rulebook on `paper` in this build."""
         self._turn()
-        self._drawn[0].add(paper)
+        self._drawn[0].add((game, paper))
 
-    def first_papers(self, papers: tuple[str, ...]) -> tuple[str, ...]:
-        """`papers`, those whose rulebook this process drew in the last build first (else as given)."""
+    def first_papers(self, game: str, papers: tuple[str, ...]) -> tuple[str, ...]:
+        """`papers`, those whose rulebook of `game` this process drew in the last build first (else as given)."""
         self._turn()
         last = self._drawn[1]
-        return tuple(sorted(papers, key=lambda paper: paper not in last))
+        return tuple(sorted(papers, key=lambda paper: (game, paper) not in last))
 
     def _turn(self) -> None:
         """A new build: the builds' lines move one place back, and those of the third build back are dropped."""
