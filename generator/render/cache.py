@@ -173,9 +173,11 @@ class BuildCache:
                     "faces": self.faces, "games": self.games, "extra": self.extra}
             if data == self._as_read:
                 return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
-        encoded = self.encoded()
-        if encoded == self._written:
-            return
+            encoded = _dumps(data).encode()  # the same bytes as `encoded()`, from the records just made
+        else:
+            encoded = self.encoded()
+            if encoded == self._written:
+                return
         path = self.root / MANIFEST
         write_atomic(path, encoded)
         self._written, self._as_read, self._on_disk = encoded, {}, _file_stamp(path)
