@@ -31,6 +31,7 @@ from generator.project import Project
 TOP_LEVEL = ("game", "contents", "player_counts", "rules", "components", "theme")
 MARK_CORNERS = ("top left", "top right", "bottom left", "bottom right")  # the corners layouts can put a mark in
 MAX_FILES = 64
+KEEP_PARSED = 64 * 1024  # a session keeps the parse of files up to this size (a big deck's would weigh on memory)
 
 
 def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = ()) -> Game:
@@ -85,7 +86,8 @@ def _parsed(path: Any, name: str, gate: Any, docs: dict[str, tuple[bytes, Any]])
     if known is not None and known[0] == data:
         return known[1]
     doc = parse_yaml_bytes(data, name)
-    docs[name] = (data, doc)
+    if len(data) <= KEEP_PARSED:
+        docs[name] = (data, doc)
     return doc
 
 
