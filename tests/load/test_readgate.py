@@ -98,6 +98,8 @@ def test_the_plain_name_shortcut_answers_as_the_general_way_after_any_change(tmp
     reads = {}
     for path in files.values():
         reads.update(read(gate, path))
+    for path in ("data/game/c.yaml", "data/game/none.yaml", "data/linked/f.yaml", "data", "data/./b.yaml"):
+        reads["?" + path] = gate.current("?" + path)  # what a folder listing or an existence check recorded
     reads["data/./game/c.yaml"] = reads["data/game/c.yaml"]  # odd names, as a hand-edited manifest may hold
     reads["data//b.yaml"] = reads["data/b.yaml"]
     reads["data/game/../b.yaml"] = reads["data/b.yaml"]
@@ -106,6 +108,7 @@ def test_the_plain_name_shortcut_answers_as_the_general_way_after_any_change(tmp
         general = ReadGate(root)
         general._hashes = dict(gate._hashes)
         general._unchanged_digest = lambda name, folders: None  # type: ignore[method-assign]
+        general._plain_state = lambda name, folders: None  # type: ignore[method-assign]
         return gate.changed(reads), general.changed(reads)
 
     fast, slow = both()
@@ -116,7 +119,9 @@ def test_the_plain_name_shortcut_answers_as_the_general_way_after_any_change(tmp
     files["data/game/e.yaml"].symlink_to(outside / "x.yaml")  # a link out of the project in its place
     (root / "data" / "game" / "f.yaml").unlink()
     (root / "data" / "game" / "f.yaml").symlink_to(root / "a.yaml")  # a link inside the project
+    (root / "data" / "game" / "none.yaml").mkdir()  # a folder where nothing was
     fast, slow = both()
     assert fast == slow
-    assert {"data/game/c.yaml", "data/game/d.yaml", "data/game/e.yaml", "data/./game/c.yaml"} <= set(fast)
+    assert {"data/game/c.yaml", "data/game/d.yaml", "data/game/e.yaml", "data/./game/c.yaml",
+            "?data/game/none.yaml"} <= set(fast)
     assert gate.current("data/game/e.yaml", {}) == OUTSIDE and gate.current("data/game/d.yaml", {}) == ABSENT
