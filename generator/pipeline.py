@@ -110,6 +110,7 @@ class BuildSession:
         self.gate = ReadGate(project.root, per_build=True)
         self.project = project.with_gate(self.gate)
         self.between_jobs = between_jobs
+        self._cache: BuildCache | None = None  # the manifest as the last build left it (`BuildCache.open`)
         self._workers: Any = None
         if raster_jobs:
             from generator.render.raster import Workers
@@ -157,7 +158,8 @@ class BuildSession:
         self.registry.require(self.project, ids)  # a game folder without its engine fails here, loudly
         clean_temporaries(self.project.output_dir)  # what a killed build left behind
         self.gate.next_generation()
-        cache = BuildCache.open(self.project, clean=clean)
+        cache = BuildCache.open(self.project, clean=clean, kept=self._cache)  # a watch's manifest stays in memory
+        self._cache = None
         result = BuildResult(warnings=[cache.dropped] if cache.dropped else [])
         try:
             with self.gate.recording() as everything:
@@ -175,6 +177,7 @@ class BuildSession:
                     result.gallery_written = self._gallery(cache)
         finally:
             cache.save()
+            self._cache = cache  # for the next build of this session, if nobody else writes the manifest
         result.changed_during_build = self.gate.changed(everything)
         return result
 

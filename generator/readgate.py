@@ -227,7 +227,15 @@ class ReadGate:
                 return OUTSIDE
             return _listing_digest(_listing(real, pattern))
         if name.startswith("?"):
+            if folders is not None and os.sep == "/":
+                state = self._plain_state(name[1:], folders)
+                if state is not None:
+                    return state
             return self._state(self.path(name[1:]), folders)
+        if folders is not None and os.sep == "/":
+            known_now = self._unchanged_digest(name, folders)
+            if known_now is not None:
+                return known_now
         real, info = self._stat_inside(self.path(name), folders)
         if isinstance(info, str):
             return info
@@ -240,6 +248,57 @@ class ReadGate:
             return self._read(real, name, Location(name), MAX_READ)[1]
         except DataError:
             return NOT_A_FILE
+
+    def _plain_real(self, name: str, folders: dict[str, str]) -> str | None:
+        """The real path of a plain name (no empty, `.` or `..` part) whose folder resolves inside the project,
+        as `_stat_inside` finds it, on strings; None for any other name."""
+        parts = name.split("/")
+        if "" in parts or "." in parts or ".." in parts:
+            return None
+        root = str(self.root)
+        base = parts[-1]
+        folder = root if len(parts) == 1 else f"{root}/{name[:-len(base) - 1]}"
+        real_folder = folders.get(folder)
+        if real_folder is None:
+            real_folder = folders[folder] = os.path.realpath(folder)
+        real = f"{real_folder}/{base}" if real_folder != "/" else f"/{base}"
+        if root != "/" and not real.startswith(f"{root}/"):
+            return None
+        return real
+
+    def _plain_state(self, name: str, folders: dict[str, str]) -> str | None:
+        """`_state` of a plain name on strings: "file", ABSENT or what else it is; None (the general way
+        decides) for a link in the last place, an odd name or a folder outside the project."""
+        real = self._plain_real(name, folders)
+        if real is None:
+            return None
+        try:
+            info = os.lstat(real)
+        except FileNotFoundError:
+            return ABSENT
+        except OSError:
+            return None
+        if stat.S_ISLNK(info.st_mode):
+            return None
+        return "file" if stat.S_ISREG(info.st_mode) else _kind(info.st_mode)
+
+    def _unchanged_digest(self, name: str, folders: dict[str, str]) -> str | None:
+        """`current`'s common case on plain strings (a pass of `changed` looks at hundreds of names): a plain
+        name whose file, inside the project and no link, still has the stamp it was hashed with. None for
+        anything else (a link, an odd name, a file not known or changed), which the general way decides."""
+        real = self._plain_real(name, folders)
+        if real is None:
+            return None
+        known = self._hashes.get(real)
+        if known is None:
+            return None
+        try:
+            info = os.lstat(real)
+        except OSError:
+            return None
+        if not stat.S_ISREG(info.st_mode) or known[:4] != _stamp(info):
+            return None
+        return known[4]
 
     def changed(self, reads: ReadSet | Mapping[str, str]) -> list[str]:
         """Recorded names whose content is no longer what was read (empty: all still current)."""

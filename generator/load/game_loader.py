@@ -15,7 +15,7 @@ from generator.load.items import parse_component
 from generator.load.overrides import Override, apply_overrides, describe
 from generator.load.reader import Section, list_entries
 from generator.load.sheets import SheetReader, sheet_reader
-from generator.load.yamlsrc import YList, YMap, read_yaml
+from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import (
     Component,
     ContentsEntry,
@@ -31,6 +31,7 @@ from generator.project import Project
 TOP_LEVEL = ("game", "contents", "player_counts", "rules", "components", "theme")
 MARK_CORNERS = ("top left", "top right", "bottom left", "bottom right")  # the corners layouts can put a mark in
 MAX_FILES = 64
+KEEP_PARSED = 64 * 1024  # a session keeps the parse of files up to this size (a big deck's would weigh on memory)
 
 
 def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = ()) -> Game:
@@ -45,9 +46,12 @@ def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = 
         raise DataError(f"too many YAML files in {project.display(folder)} (at most {MAX_FILES})")
     sections: dict[str, tuple[Any, Location]] = {}
     components_raw: list[tuple[Any, Location]] = []
+    # Parsed files kept by the session (`pnp watch`: a one-card edit parses only the file it changed). Overrides
+    # change the parsed YAML in place, so a load with them parses its own.
+    docs: dict[str, tuple[bytes, Any]] | None = None if overrides else gate.derived(("parsed-yaml",), dict)
     for path in files:
         name = gate.name(path)
-        doc = read_yaml(path, name, gate)
+        doc = read_yaml(path, name, gate) if docs is None else _parsed(path, name, gate, docs)
         where = Location(name, 1)
         if doc is None:
             raise DataError("empty file: it holds no YAML (a mapping such as 'components:' is expected); "
@@ -72,6 +76,19 @@ def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = 
         return _build_game(game_id, sections, components_raw, tuple(project.display(p) for p in files), sheets)
     except DataError as exc:
         raise DataError(exc.message + describe(overrides), exc.location) from None
+
+
+def _parsed(path: Any, name: str, gate: Any, docs: dict[str, tuple[bytes, Any]]) -> Any:
+    """`read_yaml`, the parse reused while the file's bytes are the ones it was made from (read and recorded
+    each time; the parsed YAML is only read by the loader, never changed)."""
+    data = gate.read_bytes(path, Location(name), limit=MAX_FILE_BYTES)
+    known = docs.get(name)
+    if known is not None and known[0] == data:
+        return known[1]
+    doc = parse_yaml_bytes(data, name)
+    if len(data) <= KEEP_PARSED:
+        docs[name] = (data, doc)
+    return doc
 
 
 def load_games(project: Project, game_ids: list[str] | tuple[str, ...] | None = None) -> list[Game]:

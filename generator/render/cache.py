@@ -31,7 +31,7 @@ import os
 import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +112,12 @@ class JobRecord:
     def records(self) -> list[FileRecord]:
         return [record for record, _ in self.files]
 
+    @cached_property
+    def encoded(self) -> str:
+        """`to_json()` as the manifest writes it, worked out once per record (a build re-encodes only the jobs
+        it ran)."""
+        return _dumps(self.to_json())
+
 
 @dataclass
 class BuildCache:
@@ -126,39 +132,76 @@ class BuildCache:
     faces_drawn: int = 0
     dropped: str = ""
     _as_read: dict[str, Any] = field(default_factory=dict, repr=False)  # the manifest as opened
+    _written: bytes | None = field(default=None, repr=False)  # the manifest as this object last wrote it
+    _on_disk: tuple[int, int, int, int] | None = field(default=None, repr=False)  # its file's stamp then
 
     @classmethod
-    def open(cls, project: Project, clean: bool = False) -> BuildCache:
+    def open(cls, project: Project, clean: bool = False, kept: BuildCache | None = None) -> BuildCache:
+        """The manifest under `project`'s output/. `kept` is the one a session's last build ended with: it
+        is taken again, without reading the file, when the file is still the one it read or wrote (nobody
+        else has built into output/ since)."""
         root = project.output_dir / CACHE_DIR
+        path = root / MANIFEST
+        if kept is not None and not clean and kept.root == root and kept._on_disk is not None \
+                and kept._on_disk == _file_stamp(path):
+            return kept._again()
         cache = cls(root, project.output_dir)
         if clean:  # --clean: forget everything, but record this build for the next one
             shutil.rmtree(root, ignore_errors=True)
             return cache
-        path = root / MANIFEST
         if not path.exists():
             return cache
         try:
+            stamp_read = _file_stamp(path)
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("format") != FORMAT:
                 raise ValueError("old format")
             cache.jobs = {label: JobRecord.from_json(entry) for label, entry in data["jobs"].items()}
             cache.faces = dict(data["faces"])
-            cache.games = dict(data["games"])
+            cache.games = {game: dict(record) for game, record in data["games"].items()}  # not `_as_read`'s
             cache.extra = dict(data["extra"])
             cache._as_read = data
+            cache._on_disk = stamp_read
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             cache.dropped = "the build cache was unreadable and has been rebuilt"
             cache.jobs, cache.faces, cache.games, cache.extra = {}, {}, {}, {}
         return cache
 
     def save(self) -> None:
-        data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
-                "faces": self.faces, "games": self.games, "extra": self.extra}
-        if data == self._as_read:
-            return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
-        # Compact, so json's C encoder does the work (any indent falls back to pure Python, which
-        # cost a one-card edit in `pnp watch` more than a tenth of a second on a large manifest).
-        write_atomic(self.root / MANIFEST, json.dumps(data, sort_keys=True, separators=(",", ":")).encode("utf-8"))
+        if self._written is None:  # as read from the file: compared as read
+            data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
+                    "faces": self.faces, "games": self.games, "extra": self.extra}
+            if data == self._as_read:
+                return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
+            encoded = _dumps(data).encode()  # the same bytes as `encoded()`, from the records just made
+        else:
+            encoded = self.encoded()
+            if encoded == self._written:
+                return
+        path = self.root / MANIFEST
+        write_atomic(path, encoded)
+        self._written, self._as_read, self._on_disk = encoded, {}, _file_stamp(path)
+
+    def encoded(self) -> bytes:
+        """The manifest's bytes: `json.dumps(data, sort_keys=True)` of {format, jobs, faces, games, extra},
+        compact, so json's C encoder does the work (any indent falls back to pure Python, which cost a
+        one-card edit in `pnp watch` more than a tenth of a second on a large manifest); each job's part
+        is its record's own (`JobRecord.encoded`)."""
+        jobs = ",".join(f"{_dumps(label)}:{self.jobs[label].encoded}" for label in sorted(self.jobs))
+        return (f'{{"extra":{_dumps(self.extra)},"faces":{_dumps(self.faces)},"format":{_dumps(FORMAT)},'
+                f'"games":{_dumps(self.games)},"jobs":{{{jobs}}}}}').encode()
+
+    def _again(self) -> BuildCache:
+        """This manifest for the session's next build, its values as reading the file would give them (the
+        games' and the gallery's records through JSON: lists, not tuples), so a kept manifest and a read one
+        behave alike."""
+        if self._written is None:  # its last build changed nothing: the file is what it read
+            self._written = _dumps(self._as_read).encode("utf-8")
+            self._as_read = {}
+        self.games = json.loads(json.dumps(self.games))
+        self.extra = json.loads(json.dumps(self.extra))
+        self.faces_drawn, self.dropped = 0, ""
+        return self
 
     # --- jobs -------------------------------------------------------------
 
@@ -173,8 +216,8 @@ class BuildCache:
         return entry
 
     def intact(self, entry: JobRecord) -> bool:
-        folder = self.output / entry.folder
-        return all(_intact(folder / record.name, stamp) for record, stamp in entry.files)
+        folder = os.path.join(self.output, entry.folder)  # strings: a no-op build looks at every file
+        return all(_intact(os.path.join(folder, record.name), stamp) for record, stamp in entry.files)
 
     def record(self, label: str, key: str, folder: Path, files: Iterable[FileRecord], *, game: str,
                exporter: str, paper: str, subject: str, inputs: Mapping[str, str],
@@ -243,6 +286,17 @@ def _linked(existing: Path, path: Path) -> bool:
     except OSError:
         return False
     return True
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _file_stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """What vouches that a file is still the one read or written: size, modification and change time, inode."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
 
 
 def stamp(path: Path, data: bytes) -> dict[str, Any]:
@@ -255,13 +309,17 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _intact(path: Path, stamp: Mapping[str, Any]) -> bool:
+def _intact(path: str, stamp: Mapping[str, Any]) -> bool:
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return False
     if info.st_size != stamp["size"]:
         return False
     if info.st_mtime_ns == stamp["mtime"]:
         return True
-    return _sha(path.read_bytes()) == stamp["sha256"]
+    try:
+        with open(path, "rb") as file:
+            return _sha(file.read()) == stamp["sha256"]
+    except OSError:
+        return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -177,7 +177,19 @@ def _compile_gallery(project: Project) -> Any:
                 raise TemplateNotFound(template)
             return self.project.gate.read_text(path), str(path), lambda: False
 
-    env = LimitedEnvironment(
+    fields_of = {cls: frozenset(f.name for f in fields(cls)) for cls in (GalleryGame, GalleryComponent, FaceImage)}
+
+    class GalleryEnvironment(LimitedEnvironment):
+        """The sandbox, which lets a template read the fields of the page's own records (plain data: strings,
+        numbers, lists) straight away instead of vetting each of the page's thousands of reads."""
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            names = fields_of.get(type(obj))
+            if names is not None and attribute in names:
+                return getattr(obj, attribute)
+            return super().getattr(obj, attribute)
+
+    env = GalleryEnvironment(
         code_cache=CodeCache.for_user(),
         loader=ChoiceLoader([GateLoader(project), FileSystemLoader(str(BUILT_IN))]),
         autoescape=True,

@@ -130,8 +130,7 @@ def watch_edit(table: Table, root: Path, repeat: int) -> None:
         path.write_text(text.replace(f"name: {old},", f"name: {new},", 1))
 
     options = BuildOptions(exports=(SHEETS, PREVIEW), jobs=os.cpu_count() or 1)  # as `pnp watch` runs it
-    with BuildSession(Project.at(root), raster_jobs=options.jobs) as session:
-        session.build((), options)  # the first build of a watch
+    def edits() -> tuple[float, float]:
         cpus, walls = [], []
         for _ in range(repeat):
             flip()
@@ -139,8 +138,19 @@ def watch_edit(table: Table, root: Path, repeat: int) -> None:
             session.build((), options)
             walls.append(time.perf_counter() - start)
             cpus.append(time.process_time() + children_cpu() - cpu)  # the forked workers' CPU too
-    table.add("one-card edit inside `pnp watch`", f"{min(walls):.3f} s wall, {min(cpus):.3f} s CPU (with workers)",
-              "absolute", "≤ 0.15 s")
+        return min(walls), min(cpus)
+
+    with BuildSession(Project.at(root), raster_jobs=options.jobs) as session:
+        session.build((), options)  # the first build of a watch
+        wall, cpu = edits()  # the first edits after it
+        table.add("one-card edit inside `pnp watch`", f"{wall:.3f} s wall, {cpu:.3f} s CPU (with workers)",
+                  "absolute", "≤ 0.15 s")
+        for _ in range(max(0, 3 - repeat)):  # from the third edit on, what the session learned serves both cores
+            flip()
+            session.build((), options)
+        wall, cpu = edits()
+        table.add("one-card edit inside `pnp watch`, later edits", f"{wall:.3f} s wall, {cpu:.3f} s CPU (with workers)",
+                  "absolute", "(as above)")
     cpu, wall, _ = cold([*PNP, "--root", str(root), "build"], ROOT, flip, repeat)
     table.add("one-card edit, fresh process", f"{wall:.3f} s wall, {cpu:.3f} s CPU", "absolute", "≤ 0.4 s")
     cpu, wall, _ = cold([*PNP, "--root", str(root), "build"], ROOT, None, repeat)  # nothing changed since

@@ -74,3 +74,54 @@ def test_a_missing_file_and_a_missing_folder_read_as_absent(tmp_path: Path) -> N
     assert gate.changed({"?data/game/tiles.yaml": ABSENT, "?data/other/cards.yaml": ABSENT}) == []
     assert gate.changed({"data/game/tiles.yaml": ABSENT}) == []
     assert gate.changed({"data/game/tiles.yaml": "0" * 64}) == ["data/game/tiles.yaml"]
+
+
+def test_the_plain_name_shortcut_answers_as_the_general_way_after_any_change(tmp_path: Path) -> None:
+    """`changed` takes a shortcut for plain names whose files still have the stamp they were hashed with;
+    after edits, removals, links swapped in (inside and out of the project) and odd names, it answers
+    exactly as the general way."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.yaml").write_text("outside\n")
+    root = tmp_path / "project"
+    files = {name: root / name for name in ("a.yaml", "data/b.yaml", "data/game/c.yaml", "data/game/d.yaml",
+                                            "data/game/e.yaml", "data/linked/f.yaml")}
+    for path in files.values():
+        if "linked" not in path.parts:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{path.name}\n")
+            os.utime(path, ns=(OLD, OLD))
+    (root / "data" / "linked").symlink_to(root / "data" / "game")
+    (root / "data" / "game" / "f.yaml").write_text("f\n")
+    os.utime(root / "data" / "game" / "f.yaml", ns=(OLD, OLD))
+    gate = ReadGate(root)
+    reads = {}
+    for path in files.values():
+        reads.update(read(gate, path))
+    for path in ("data/game/c.yaml", "data/game/none.yaml", "data/linked/f.yaml", "data", "data/./b.yaml"):
+        reads["?" + path] = gate.current("?" + path)  # what a folder listing or an existence check recorded
+    reads["data/./game/c.yaml"] = reads["data/game/c.yaml"]  # odd names, as a hand-edited manifest may hold
+    reads["data//b.yaml"] = reads["data/b.yaml"]
+    reads["data/game/../b.yaml"] = reads["data/b.yaml"]
+
+    def both() -> tuple[list[str], list[str]]:
+        general = ReadGate(root)
+        general._hashes = dict(gate._hashes)
+        general._unchanged_digest = lambda name, folders: None  # type: ignore[method-assign]
+        general._plain_state = lambda name, folders: None  # type: ignore[method-assign]
+        return gate.changed(reads), general.changed(reads)
+
+    fast, slow = both()
+    assert fast == slow == []
+    files["data/game/c.yaml"].write_text("edited\n")
+    files["data/game/d.yaml"].unlink()
+    files["data/game/e.yaml"].unlink()
+    files["data/game/e.yaml"].symlink_to(outside / "x.yaml")  # a link out of the project in its place
+    (root / "data" / "game" / "f.yaml").unlink()
+    (root / "data" / "game" / "f.yaml").symlink_to(root / "a.yaml")  # a link inside the project
+    (root / "data" / "game" / "none.yaml").mkdir()  # a folder where nothing was
+    fast, slow = both()
+    assert fast == slow
+    assert {"data/game/c.yaml", "data/game/d.yaml", "data/game/e.yaml", "data/./game/c.yaml",
+            "?data/game/none.yaml"} <= set(fast)
+    assert gate.current("data/game/e.yaml", {}) == OUTSIDE and gate.current("data/game/d.yaml", {}) == ABSENT

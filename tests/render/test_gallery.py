@@ -87,3 +87,23 @@ def test_search_and_filters_show_only_what_matches(project: Project, tmp_path: P
         assert show(search="skull", component="counterattack/port") == 1  # Skull Rock
         assert show(search="no such card") == 0
         assert page.evaluate("document.getElementById('counterattack').hidden")
+
+
+def test_a_project_s_own_page_reads_the_records_fields_and_nothing_else(tmp_path: Path) -> None:
+    """The page's own records are read straight away (a field of a game, component or face), the rest of the
+    sandbox holds: no dunder, no changing a list."""
+    from generator.errors import DataError
+    from tests.render.conftest import make_project
+
+    project = make_project(tmp_path / "ca")
+    site = project.templates_dir / "site"
+    site.mkdir()
+    page = site / "index.html.j2"
+    page.write_text("{% for g in games %}{{ g.title }}:{% for c in g.components %}{{ c.id }}={{ c.count }}"
+                    "/{{ c.faces[0].src }} {% endfor %}{% endfor %}")
+    html = render_gallery(project, [entry(project, "counterattack")])
+    assert html.startswith("Pirates Port: Counterattack:port=6/counterattack/preview/port-port-royal.png?v=000")
+    for unsafe in ("{{ games[0].__class__ }}", "{{ games[0].components.append(1) }}", "{{ games[0].__dict__ }}"):
+        page.write_text(unsafe)
+        with pytest.raises(DataError, match="gallery template"):
+            render_gallery(Project.at(project.root), [entry(project, "counterattack")])

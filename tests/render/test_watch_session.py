@@ -1,5 +1,5 @@
 """`pnp watch` keeps one build session, and with it what drawing has learned (font subsets and their
-compressed files, face forms, compiled templates and layouts), from build to build. After edits,
+compressed files, face forms, compiled templates and layouts, paragraph line breaks), from build to build. After edits,
 replacements and removals of data, layouts and templates, saved two at a time, its outputs must equal
 a clean build's byte for byte, whatever process drew them."""
 
@@ -59,6 +59,8 @@ def test_a_watch_session_after_two_rounds_of_edits_equals_a_clean_build(tmp_path
         replace(root / "templates" / "layouts" / "counterattack" / "port.yaml", "size: 15,", "size: 14,")
         replace(cards, "{id: tortuga,", "{id: tortuga-bay,")
         log.unlink()
+        # the ink colour changed: every paragraph's style with it, so no line kept from round 1 is drawn again
+        replace(root / "data" / "counterattack" / "game.yaml", 'ink: "#1b1b1b"', 'ink: "#2b2b2b"')
         second = session.build((), WATCHED, force=True)
         assert second.summary.ran
         after = outputs(project)

@@ -132,21 +132,26 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     item fields it read (`generator.render.modelreads`).
     """
     from generator.render.build import Job
+    from generator.render.documents.lines import paragraph_lines
     from generator.render.documents.parses import template_parses
     from generator.render.modelreads import FieldReads, watched
 
-    def produce(spec: DocumentSpec, reads: FieldReads) -> list[OutputFile]:
+    lines = paragraph_lines(project)
+
+    def produce(spec: DocumentSpec, paper: str, reads: FieldReads) -> list[OutputFile]:
         seen = watched(game, reads)
+        if spec.subject == "rules":
+            lines.drew(game.id, paper)
         with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
             return spec.produce(seen)
 
     folder = project.output_dir / game.id
     booklet = bool(getattr(options, "booklet", False))
     jobs = []
-    for paper in options.papers:
+    for paper in lines.first_papers(game.id, tuple(options.papers)):  # a forked worker takes the first rulebook
         for spec in document_specs(game, project, paper, booklet, options):
             reads = FieldReads()
-            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, reads),
+            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, paper, reads),
                             exporter=spec.exporter, paper=paper, subject=spec.subject,
                             pure=True, facts=reads, model=game))  # bytes out, nothing else touched
     return jobs

@@ -10,6 +10,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from functools import cached_property
 from typing import Any
 
 from reportlab.lib import colors
@@ -37,6 +38,7 @@ from generator.render.documents import markup
 from generator.render.documents.contents import OnePassContents
 from generator.render.documents.formfields import FormField
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
+from generator.render.documents.lines import ParagraphLines, paragraph_lines
 from generator.render.documents.pictures import FacePicture, resolve
 from generator.render.documents.scenes import SceneFlowable
 from generator.render.documents.styles import Styles
@@ -224,8 +226,9 @@ def _unbreakable(flowable: Flowable, page: float) -> bool:
 class HeadingPara(Paragraph):
     """A heading that reports itself to the table of contents and the PDF outline."""
 
-    def __init__(self, text: str, style: Any, level: int, key: str, outline: bool):
-        super().__init__(text, style)
+    def __init__(self, text: str, style: Any, level: int, key: str, outline: bool,
+                 lines: ParagraphLines | None = None):
+        super().__init__(text, style, lines=lines)
         self.toc_level, self.toc_key, self.outline = level, key, outline
         self.toc_text = markup.plain(text)
 
@@ -258,6 +261,11 @@ class Builder:
     _after_title: bool = False
     seen_fields: set[str] = dc_field(default_factory=set)
     field_names: dict[str, str] = dc_field(default_factory=dict)  # as the template names them -> PDF name
+
+    @cached_property
+    def lines(self) -> ParagraphLines:
+        """The session's paragraph line breaks of recent builds (`lines.py`), shared by every paragraph made here."""
+        return paragraph_lines(self.project)
 
     def flowables(self, blocks: list[markup.Block]) -> list[Flowable]:
         out: list[Flowable] = []
@@ -297,14 +305,14 @@ class Builder:
             self._headings += 1
             if block.level == 1:
                 self._after_title = True
-                return [Paragraph(markup.inline_to_para(block.text), s.title)]
+                return [Paragraph(markup.inline_to_para(block.text), s.title, lines=self.lines)]
             level = block.level - 1
             para = HeadingPara(markup.inline_to_para(block.text), s.heading(level), level,
-                               f"h{self._headings}", self.outline)
+                               f"h{self._headings}", self.outline, lines=self.lines)
             return [para]
         if isinstance(block, markup.Paragraph):
             style = s.subtitle if after_title else s.body  # the line under a title is its subtitle
-            return [Paragraph(markup.inline_to_para(block.text), style)]
+            return [Paragraph(markup.inline_to_para(block.text), style, lines=self.lines)]
         if isinstance(block, markup.ListBlock):
             flowable = self.list_block(block)
             # a short list reads as one unit: never leave a single item behind on the next page
@@ -346,7 +354,7 @@ class Builder:
 
     def list_block(self, block: markup.ListBlock) -> Flowable:
         s = self.styles
-        items = [ListItem(Paragraph(markup.inline_to_para(t), s.item)) for t in block.items]
+        items = [ListItem(Paragraph(markup.inline_to_para(t), s.item, lines=self.lines)) for t in block.items]
         if block.ordered:
             return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
                                 bulletFontName="Sans-Bold",
@@ -396,7 +404,7 @@ class Builder:
                     cells.append(FieldBox(name, self.fillable, box_height, s.palette.primary, tip, sums))
                 else:
                     style = s.head_cell if (block.header and r == 0) else s.cell
-                    cells.append(Paragraph(markup.inline_to_para(cell), style))
+                    cells.append(Paragraph(markup.inline_to_para(cell), style, lines=self.lines))
             rows.append(cells)
         widths = _column_widths(block, self.width, s.cell.fontSize)
         table = Table(rows, colWidths=widths, repeatRows=1 if block.header else 0, hAlign="LEFT")

@@ -17,6 +17,7 @@ from reportlab.platypus import Paragraph
 from reportlab.platypus.paragraph import textTransformFrags
 from reportlab.platypus.paraparser import ParaFrag
 
+from generator.render.documents.lines import ParagraphLines
 from generator.render.icons import icon_png
 from generator.render.text import ICON_SCALE
 
@@ -132,20 +133,47 @@ class IconParagraph(Paragraph):
     the same width (a heading's room measures the section under it, a table measures its rows
     before it draws them, a frame measures before it places), and a paragraph's lines depend on
     nothing but its width (its text and style never change), so a repeated `wrap` restores what
-    the first one at that width worked out.
+    the first one at that width worked out. Given the session's `ParagraphLines` (`lines=`), it also
+    takes the lines a paragraph of the same markup, style and width had in this build or the one before
+    (`pnp watch` then breaks only the paragraphs an edit changed); such shared lines are only ever read,
+    and a paragraph split across pages breaks its own lines again first.
     """
 
     _wrapped: tuple[float, Any, Any, float, float] | None = None  # width asked, _wrapWidths, blPara, height, _width_max
+    _lines: ParagraphLines | None = None  # the session's line breaks of recent builds (None: not shared)
+    _markup: str | None = None  # the markup it was made from, when its lines may be shared
+    _shared: Any = None  # the blPara taken from `_lines` (never changed here: `split` breaks its own)
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         done = self._wrapped
         if done is not None and done[0] == availWidth:
             self.width, self._wrapWidths, self.blPara, self.height, self._width_max = done
             return availWidth, done[3]
+        lines, key = self._lines, None
+        if lines is not None and self._markup is not None:
+            key = lines.key(type(self).__name__, self._markup, self.bulletText, self.style, availWidth)
+            known = lines.get(key)
+            if known is not None:
+                self._wrapped = known
+                self.width, self._wrapWidths, self.blPara, self.height, self._width_max = known
+                self._shared = self.blPara
+                return availWidth, known[3]
         width, height = super().wrap(availWidth, availHeight)
         if width == availWidth:  # laid out (not refused for want of width)
             self._wrapped = (availWidth, self._wrapWidths, self.blPara, height, getattr(self, "_width_max", 0.0))
+            if key is not None and lines is not None:
+                lines.put(key, self._wrapped)
+                self._shared = self.blPara  # from now on other paragraphs may draw these lines too
         return width, height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Any]:
+        """ReportLab's split, on lines of this paragraph's own: the pieces take over (and may change) the
+        runs of the lines they are cut from, which must not be lines another paragraph draws."""
+        if self._shared is not None and getattr(self, "blPara", None) is self._shared:
+            Paragraph.wrap(self, self.width, availHeight)  # the same lines, worked out afresh
+            self._wrapped = (self.width, self._wrapWidths, self.blPara, self.height, getattr(self, "_width_max", 0.0))
+            self._shared = None
+        return list(super().split(availWidth, availHeight))
 
     def _setup(self, text: Any, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:
         """ReportLab's setup, with the common markup parsed by `simple_frags`."""
@@ -157,8 +185,11 @@ class IconParagraph(Paragraph):
                 text = cleaned
         super()._setup(text, style, bulletText, frags, cleaner)
 
-    def __init__(self, text: Any, style: Any = None, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, text: Any, style: Any = None, *args: Any, lines: ParagraphLines | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(text, style, *args, **kwargs)
+        if lines is not None and isinstance(text, str) and MARKER_OPEN not in text and not args and not kwargs:
+            self._lines, self._markup = lines, text  # icons' pictures come from files: not shared
         if isinstance(text, str) and MARKER_OPEN in text:
             parsed: list[Any] = list(getattr(self, "frags", []))
             parts: list[Any] = []

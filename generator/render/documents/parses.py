@@ -11,6 +11,13 @@ job's `FieldReads`, so its key covers exactly what it would have read itself).
 Sharing happens only where the build says so (`serving` around a document job,
 `sharing` around validation); any other call parses as before. The store belongs
 to one read gate (one session) and is emptied at every new build.
+
+A score sheet's layout is shared the same way (`layout`): the rulebook's print plan
+lays out each sheet on its paper for its page count, and the sheet's own job, when
+it runs later in the same process and build, draws that layout instead of laying it
+out again. Only sheets that draw no card (no pictures, no scenes) are shared: their
+layout reads no item field, so the sheet's job records what it would have read itself
+(the parse's fields, replayed as above, and the files, replayed into the read gate).
 """
 
 from __future__ import annotations
@@ -57,15 +64,49 @@ class _Job:
     reads: FieldReads  # where the job's field reads go
 
 
+@dataclass
+class _Layout:
+    game: Game  # kept alive while its id() keys the entry
+    blocks: tuple[Any, ...]  # the parsed blocks it was laid out from
+    value: Any
+    files: ReadSet
+
+
 class TemplateParses:
-    """Parsed templates of the current build, by (template, game); see the module's docstring."""
+    """Parsed templates (and score sheet layouts) of the current build, by (template, game); see the module's
+    docstring."""
 
     def __init__(self) -> None:
         self._generation = -1
         self._entries: dict[tuple[Path, int], _Entry] = {}
         self._views: dict[int, tuple[Game, Game, _Notes]] = {}  # id(game) -> (game, watched copy, its notes)
+        self._layouts: dict[tuple[Path, str, int], _Layout] = {}  # (template, paper, id(game))
         self._job: _Job | None = None
         self._shared: Game | None = None
+
+    def _this_build(self, gate: Any) -> None:
+        if self._generation != gate.generation:
+            self._generation, self._entries, self._views, self._layouts = gate.generation, {}, {}, {}
+
+    def layout(self, path: Path, paper: str, game: Game, project: Project, blocks: list[Any],
+               compute: Callable[[], Any]) -> Any:
+        """`compute()`, the sheet `path` laid out on `paper` from `blocks`, once per build and process for
+        every job of the game served here, when the sheet draws no card; else computed each time."""
+        job = self._job
+        if job is None or game is not job.seen or not _draws_no_card(blocks):
+            return compute()
+        gate = project.gate
+        self._this_build(gate)
+        key = (path, paper, id(job.game))
+        entry = self._layouts.get(key)
+        if (entry is not None and entry.game is job.game and len(entry.blocks) == len(blocks)
+                and all(a is b for a, b in zip(entry.blocks, blocks, strict=True)) and not gate.changed(entry.files)):
+            gate.inherit(entry.files)
+            return entry.value
+        with gate.recording() as files:
+            value = compute()
+        self._layouts[key] = _Layout(job.game, tuple(blocks), value, files)
+        return value
 
     @contextmanager
     def serving(self, game: Game, seen: Game, reads: FieldReads) -> Iterator[None]:
@@ -95,8 +136,7 @@ class TemplateParses:
         else:
             return compute(path, game, project)
         gate = project.gate
-        if self._generation != gate.generation:
-            self._generation, self._entries, self._views = gate.generation, {}, {}
+        self._this_build(gate)
         entry = self._entries.get((path, id(base)))
         if entry is None or entry.game is not base or gate.changed(entry.files):
             entry = self._compute(path, base, project, compute)
@@ -123,6 +163,18 @@ class TemplateParses:
         finally:
             recorder.current = None
         return _Entry(base, (display, list(blocks)), noted, files)
+
+
+def _draws_no_card(blocks: Any) -> bool:
+    """No picture or scene anywhere in the blocks (callouts included): laying them out reads no item field."""
+    from generator.render.documents import markup
+
+    for block in blocks:
+        if isinstance(block, (markup.Pictures, markup.Scene)):
+            return False
+        if isinstance(block, markup.Callout) and not _draws_no_card(block.blocks):
+            return False
+    return True
 
 
 def template_parses(project: Project) -> TemplateParses:

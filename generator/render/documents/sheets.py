@@ -246,6 +246,14 @@ def lay_out_sheet(game: Game, project: Project, template: Path, paper: str,
     copy's layout serves all. `parsed` is the template already rendered and parsed, when the caller has it.
     """
     display, blocks = parsed or parse_template(template, game, project)
+    from generator.render.documents.parses import template_parses
+
+    return template_parses(project).layout(template, paper, game, project, blocks,
+                                           partial(_lay_out, game, project, template, paper, display, blocks))
+
+
+def _lay_out(game: Game, project: Project, template: Path, paper: str, display: str,
+             blocks: list[markup.Block]) -> SheetLayout:
     settings, body = split_settings(blocks, display)
     placed = Placements()
     doc = _document(game, template, paper, display, settings, io.BytesIO(), placed)

@@ -1,0 +1,104 @@
+"""A session keeps paragraph line breaks from build to build (`lines.ParagraphLines`): a paragraph that
+takes the lines of an earlier one with the same markup, style and width lays out, splits across pages
+and draws exactly as one that breaks its own; any other style or width breaks its own; lines unused
+for three builds are dropped."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import SimpleDocTemplate
+
+from generator.readgate import ReadGate
+from generator.render.documents import markup
+from generator.render.documents.iconpara import IconParagraph
+from generator.render.documents.lines import ParagraphLines
+from generator.render.documents.styles import make_styles
+from generator.render.fonts import register_fonts
+
+WORDS = ["Take", "one", "per", "**ship**", "in", "*your*", "harbour", "broadside", "—", "and", "a", "Nassau"]
+
+
+def pdf(paragraphs: list[IconParagraph]) -> bytes:
+    """The paragraphs drawn on small pages (so a long one splits), as ReportLab writes them."""
+    out = io.BytesIO()
+    SimpleDocTemplate(out, pagesize=(200, 160), invariant=1, leftMargin=20, rightMargin=20, topMargin=20,
+                      bottomMargin=20).build(paragraphs)
+    return out.getvalue()
+
+
+@settings(max_examples=15, deadline=None)
+@given(words=st.lists(st.sampled_from(WORDS), min_size=40, max_size=120))
+def test_shared_lines_lay_out_split_and_draw_as_a_paragraph_s_own(tmp_path_factory: Any, words: list[str]) -> None:
+    register_fonts()
+    style = ParagraphStyle("body", fontName="Serif", fontSize=10.5, leading=14.2, textColor="#1b1b1b")
+    text = markup.inline_to_para(" ".join(words))
+    gate = ReadGate(tmp_path_factory.getbasetemp())
+    lines = ParagraphLines(gate)
+    alone = pdf([IconParagraph(text, style)])
+    assert pdf([IconParagraph(text, style, lines=lines)]) == alone  # the first build: breaks and keeps its lines
+    gate.next_generation()
+    again = IconParagraph(text, style, lines=lines)
+    again.wrap(148, 1000)  # the frame's width
+    assert again._shared is not None  # ... which the next build's paragraph takes
+    assert pdf([again]) == alone  # a split (long text) breaks its own lines first
+    assert pdf([IconParagraph(text, style, lines=lines)]) == alone  # and the kept lines are still as they were
+
+
+def test_another_colour_or_width_breaks_its_own_lines(games: Any, tmp_path: Path) -> None:
+    body = make_styles(games["pirate-tricks"]).body
+    text = markup.inline_to_para("Break into a port with exactly the tricks shown on it.")
+    lines = ParagraphLines(ReadGate(tmp_path))
+    first = IconParagraph(text, body, lines=lines)
+    first.wrap(120, 1000)
+    redder = ParagraphStyle("body", parent=body, textColor="#aa0000")
+    for style, width in ((redder, 120), (body, 121)):
+        paragraph = IconParagraph(text, style, lines=lines)
+        paragraph.wrap(width, 1000)
+        assert paragraph.blPara is not first.blPara  # its own lines ...
+        assert pdf([paragraph]) == pdf([IconParagraph(text, style)])  # ... drawn as a fresh paragraph's
+    same = IconParagraph(text, body, lines=lines)
+    same.wrap(120, 1000)
+    assert same.blPara is first.blPara  # the same markup, style and width: one set of lines
+
+
+def test_lines_unused_for_three_builds_are_dropped(games: Any, tmp_path: Path) -> None:
+    style = make_styles(games["pirate-tricks"]).body
+    gate = ReadGate(tmp_path)
+    lines = ParagraphLines(gate)
+    kept, back, dropped = (markup.inline_to_para(t) for t in ("Kept every build.", "Two back.", "Used once."))
+    for text in (kept, back, dropped):
+        IconParagraph(text, style, lines=lines).wrap(150, 1000)
+    for build in range(1, 4):
+        gate.next_generation()
+        IconParagraph(kept, style, lines=lines).wrap(150, 1000)
+        if build == 2:
+            assert lines.get(lines.key("IconParagraph", back, None, style, 150)) is not None  # two builds back
+    assert lines.get(lines.key("IconParagraph", kept, None, style, 150)) is not None
+    assert lines.get(lines.key("IconParagraph", back, None, style, 150)) is not None  # used again in build 2
+    assert lines.get(lines.key("IconParagraph", dropped, None, style, 150)) is None  # unused for three builds
+
+
+def test_the_paper_this_process_drew_last_build_is_planned_first(tmp_path: Path) -> None:
+    """With two processes the rulebooks alternate: a worker forked with this process's lines takes the paper
+    drawn here last build, and this process the other one, drawn here the build before."""
+    gate = ReadGate(tmp_path)
+    lines = ParagraphLines(gate)
+    assert lines.first_papers("ca", ("a4", "letter")) == ("a4", "letter")  # nothing drawn yet: as asked
+    lines.drew("ca", "letter")
+    lines.drew("tricks", "a4")
+    gate.next_generation()
+    assert lines.first_papers("ca", ("a4", "letter")) == ("letter", "a4")
+    assert lines.first_papers("tricks", ("a4", "letter")) == ("a4", "letter")  # each game its own
+    lines.drew("ca", "a4")
+    gate.next_generation()
+    assert lines.first_papers("ca", ("a4", "letter")) == ("a4", "letter")
+    lines.drew("ca", "a4")
+    lines.drew("ca", "letter")  # one process drew both (--jobs 1): as asked
+    gate.next_generation()
+    assert lines.first_papers("ca", ("letter", "a4")) == ("letter", "a4")
