@@ -140,7 +140,7 @@ def watch_edit(table: Table, root: Path, repeat: int) -> None:
             cpus.append(time.process_time() + children_cpu() - cpu)  # the forked workers' CPU too
         return min(walls), min(cpus)
 
-    with BuildSession(Project.at(root), raster_jobs=options.jobs) as session:
+    with BuildSession(Project.at(root), raster_jobs=options.jobs, watching=True) as session:  # as `pnp watch`
         session.build((), options)  # the first build of a watch
         wall, cpu = edits()  # the first edits after it
         table.add("one-card edit inside `pnp watch`", f"{wall:.3f} s wall, {cpu:.3f} s CPU (with workers)",

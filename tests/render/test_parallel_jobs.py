@@ -289,3 +289,23 @@ def test_processes_sharing_the_job_counter_never_take_the_same_job() -> None:
         assert os.waitpid(pid, 0)[1] == 0
     shared.close()
     assert sorted(mine + theirs) == list(range(total))
+
+
+def test_a_forked_worker_hands_back_what_it_learned_with_each_result(tmp_path: Path) -> None:
+    """`HandBack` (a watching session's paragraph lines): `give` runs in the worker after each of its jobs,
+    `keep` here with what came back; a job run here hands nothing back. The two jobs wait for each other,
+    so each process runs one."""
+    import os
+
+    from generator.render.build import HandBack, Job, run, start
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
+    kept: list[int] = []
+    started = start(jobs, project, parallel=2, hand_back=HandBack(os.getpid, kept.append))
+    run(jobs, project, parallel=2, started=started)
+    worker = int((folder / "long.pdf").read_text().split()[0])  # workers take the longest first
+    assert worker != os.getpid() and kept == [worker]
