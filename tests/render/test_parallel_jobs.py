@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -309,3 +310,30 @@ def test_a_forked_worker_hands_back_what_it_learned_with_each_result(tmp_path: P
     run(jobs, project, parallel=2, started=started)
     worker = int((folder / "long.pdf").read_text().split()[0])  # workers take the longest first
     assert worker != os.getpid() and kept == [worker]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_asks_the_kernel_to_kill_it_with_its_parent() -> None:
+    """`watch_parent` (every forked worker's first step) sets the parent-death signal to SIGKILL, found
+    without running `ldconfig`, so a `kill -9` of `pnp` takes its workers along at once."""
+    import ctypes
+    import os
+    import signal
+
+    from generator.workers import watch_parent
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: ask as a worker does, then report what the kernel holds
+        try:
+            watch_parent(os.getppid())
+            held = ctypes.c_int(0)
+            ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(held), 0, 0, 0)  # PR_GET_PDEATHSIG
+            os.write(write, str(held.value).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    got = os.read(read, 16)
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert int(got) == signal.SIGKILL
