@@ -894,9 +894,15 @@ class ForkedJobs:
         return got
 
     def close(self) -> None:
+        """Stop the workers. Once every result is in, they have nothing left to take and end by themselves:
+        they are not waited for (a worker that finished last spends a few ms unmapping its copy of this
+        process, on the build's path), and multiprocessing reaps them at the next fork or at exit."""
         for receive in self._receivers:
             receive.close()
+        finished = len(self._delivered) == len(self._index)
         for process in self._processes:
+            if finished:
+                continue
             process.join(timeout=0.1)
             if process.is_alive():
                 process.terminate()

@@ -337,3 +337,24 @@ def test_a_worker_asks_the_kernel_to_kill_it_with_its_parent() -> None:
     os.close(read)
     os.waitpid(pid, 0)
     assert int(got) == signal.SIGKILL
+
+
+def test_workers_that_ran_out_of_jobs_end_by_themselves_and_are_reaped(tmp_path: Path) -> None:
+    """`run` does not wait for workers once every result is in (they have nothing left to take); they end
+    on their own and multiprocessing reaps them, so none is left running or as a zombie."""
+    import multiprocessing
+    import time
+
+    from generator.render.build import Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
+    run(jobs, project, parallel=2)
+    assert (folder / "long.pdf").read_text().endswith("True") and (folder / "short.pdf").exists()
+    deadline = time.monotonic() + 30
+    while multiprocessing.active_children() and time.monotonic() < deadline:  # (reaps those that ended)
+        time.sleep(0.01)
+    assert multiprocessing.active_children() == []
