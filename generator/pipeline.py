@@ -37,6 +37,7 @@ from generator.project import Project, clean_temporaries
 from generator.readgate import ReadGate, ReadSet
 from generator.render.build import (
     BuildOptions,
+    HandBack,
     Job,
     JobOutcome,
     Started,
@@ -101,15 +102,18 @@ class BuildSession:
 
     Use as a context manager (it may own a process pool for rasterizing).
     `between_jobs`, if given, is called after every job: tests use it to save
-    an edit while a build runs.
+    an edit while a build runs. `watching`: the session will build again (`pnp watch`), so forked
+    workers hand back the paragraph lines they broke (`documents/lines.py`) for the next build.
     """
 
     def __init__(self, project: Project, *, raster_jobs: int | None = None,
-                 between_jobs: Callable[[Job], None] | None = None, registry: Registry = REGISTRY) -> None:
+                 between_jobs: Callable[[Job], None] | None = None, registry: Registry = REGISTRY,
+                 watching: bool = False) -> None:
         self.registry = registry  # which engine checks each game (validation runs its deck checks)
         self.gate = ReadGate(project.root, per_build=True)
         self.project = project.with_gate(self.gate)
         self.between_jobs = between_jobs
+        self.watching = watching
         self._cache: BuildCache | None = None  # the manifest as the last build left it (`BuildCache.open`)
         self._workers: Any = None
         if raster_jobs:
@@ -258,7 +262,7 @@ class BuildSession:
             if options.jobs > 1:
                 # what the jobs import is imported once here, not again in every build's forked workers
                 started = start([job for *_, jobs in prepared for job in jobs or ()], self.project, cache,
-                                options.jobs, before_fork=_warm_up)
+                                options.jobs, before_fork=_warm_up, hand_back=self._hand_back())
             planned: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
             for game, outcome, reads, early in prepared:
                 with self.gate.recording() as checked:
@@ -287,6 +291,15 @@ class BuildSession:
             if workers is not self._workers:
                 workers.close()
         return [outcome for _, outcome, _, _ in prepared]
+
+    def _hand_back(self) -> HandBack | None:
+        """In a watching session, what forked workers hand back: the paragraph lines they broke."""
+        if not self.watching:
+            return None
+        from generator.render.documents.lines import paragraph_lines
+
+        lines = paragraph_lines(self.project)
+        return HandBack(lines.hand_back, lines.take_back)
 
     def _plan_early(self, game: Game, options: BuildOptions, workers: Any, cache: BuildCache) -> list[Job] | None:
         """With --jobs > 1, plan the game before it is validated, so its pure jobs can start in workers

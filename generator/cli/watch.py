@@ -152,7 +152,7 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
 
     folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
     clock = CardClock()
-    with BuildSession(project, raster_jobs=1, registry=registry) as session:
+    with BuildSession(project, raster_jobs=1, registry=registry, watching=True) as session:
         def run_build() -> Any:
             return session.build(game_ids, options, progress=clock.progress)
 

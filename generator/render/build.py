@@ -156,6 +156,7 @@ class JobResult:
     written: list[str] | None = None
     face_sums: dict[str, str] = field(default_factory=dict)
     stamps: dict[str, dict[str, Any]] = field(default_factory=dict)  # the written files' `cache.stamp`s, by name
+    kept: Any = None  # from a forked worker: what its run adds to the session's kept state (`HandBack`)
 
 
 @dataclass(frozen=True)
@@ -369,14 +370,24 @@ class Started:
         self.farmed.close()
 
 
+@dataclass(frozen=True)
+class HandBack:
+    """State a session keeps between builds that forked workers add to (`documents/lines.py`'s paragraph
+    lines): `give` runs in a worker after each job (what to send back with its result, or None), `keep`
+    in the building process with what came back. Only for a session that builds again (`pnp watch`)."""
+
+    give: Callable[[], Any]
+    keep: Callable[[Any], None]
+
+
 def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, parallel: int = 1,
-          before_fork: Callable[[], None] | None = None) -> Started:
+          before_fork: Callable[[], None] | None = None, hand_back: HandBack | None = None) -> Started:
     """Find the fresh jobs and start the workers on the pure rest at once, before `run`.
 
     Workers only compute: nothing is written until `run`, so a caller may start
     the jobs, validate the game meanwhile (on the other core), and close them
     unwritten if it refuses the build. `before_fork` runs only when workers are
-    forked (to import what they would each import again).
+    forked (to import what they would each import again); `hand_back`, what workers hand back.
     """
     reused: dict[int, JobRecord] = {}
     if cache is not None:
@@ -385,7 +396,7 @@ def start(jobs: list[Job], project: Project, cache: BuildCache | None = None, pa
             if record is not None:
                 reused[id(job)] = record
     units = [unit for job in jobs if id(job) not in reused for unit in (job.parts or [job]) if unit.pure]
-    farmed = ForkedJobs(units, parallel, project.gate, before_fork, project.output_dir.resolve())
+    farmed = ForkedJobs(units, parallel, project.gate, before_fork, project.output_dir.resolve(), hand_back)
     return Started(reused, farmed, frozenset(id(job) for job in jobs))
 
 
@@ -674,7 +685,7 @@ class Shared:
 
 
 def _serve(jobs: list[Job], order: list[int], shared: Shared, gate: ReadGate, send: Any, parent: int,
-           out_root: Path) -> None:
+           out_root: Path, hand_back: HandBack | None = None) -> None:
     """In a forked worker: take the next job from the front of `order` (longest first; `shared` holds the
     front and the end of what is left, and whether writing is allowed) until none is left, sending
     (index, ok, result or error) back. The worker ends with its parent, even one killed with `kill -9`.
@@ -705,6 +716,8 @@ def _serve(jobs: list[Job], order: list[int], shared: Shared, gate: ReadGate, se
                 result = execute(job, gate)
                 if shared[WRITING]:
                     result = _written_here(job, result, out_root)
+                if hand_back is not None:
+                    result = dataclasses.replace(result, kept=hand_back.give())
                 outbox.put((index, True, result))
             except BaseException as exc:  # sent back and raised in the parent when it reaches the job
                 error = exc if isinstance(exc, PnpError) else RuntimeError(f"{job.label}: {exc!r}")
@@ -745,7 +758,8 @@ class ForkedJobs:
     """
 
     def __init__(self, jobs: list[Job], parallel: int, gate: ReadGate,
-                 before_fork: Callable[[], None] | None = None, out_root: Path | None = None) -> None:
+                 before_fork: Callable[[], None] | None = None, out_root: Path | None = None,
+                 hand_back: HandBack | None = None) -> None:
         import gc
         import os
 
@@ -758,6 +772,7 @@ class ForkedJobs:
         self._order: list[int] = []  # longest first: workers take from the front, this process from the back
         self._shared: Shared | None = None  # the front and end of `_order` left, and whether workers may write
         self._gate = gate
+        self._hand_back = hand_back
         if parallel < 2 or len(jobs) < 2 or not hasattr(os, "fork"):
             self._index = {}
             return  # and multiprocessing stays unimported
@@ -773,7 +788,7 @@ class ForkedJobs:
             for _ in range(min(parallel - 1, len(jobs) - 1)):  # this process is the last worker (`rest`)
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=_serve, daemon=True,
-                                          args=(jobs, order, shared, gate, send, os.getpid(), out_root))
+                                          args=(jobs, order, shared, gate, send, os.getpid(), out_root, hand_back))
                 process.start()
                 send.close()
                 self._processes.append(process)
@@ -850,6 +865,8 @@ class ForkedJobs:
         self._delivered.add(index)
         if not ok:
             raise value
+        if value.kept is not None and self._hand_back is not None:
+            self._hand_back.keep(value.kept)
         return self._jobs[index], value
 
     def _collect(self, block: bool) -> bool:
@@ -877,9 +894,15 @@ class ForkedJobs:
         return got
 
     def close(self) -> None:
+        """Stop the workers. Once every result is in, they have nothing left to take and end by themselves:
+        they are not waited for (a worker that finished last spends a few ms unmapping its copy of this
+        process, on the build's path), and multiprocessing reaps them at the next fork or at exit."""
         for receive in self._receivers:
             receive.close()
+        finished = len(self._delivered) == len(self._index)
         for process in self._processes:
+            if finished:
+                continue
             process.join(timeout=0.1)
             if process.is_alive():
                 process.terminate()

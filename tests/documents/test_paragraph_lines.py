@@ -102,3 +102,44 @@ def test_the_paper_this_process_drew_last_build_is_planned_first(tmp_path: Path)
     lines.drew("ca", "letter")  # one process drew both (--jobs 1): as asked
     gate.next_generation()
     assert lines.first_papers("ca", ("letter", "a4")) == ("letter", "a4")
+
+
+def test_a_worker_hands_back_the_lines_it_broke_and_the_older_ones_it_used(games: Any, tmp_path: Path,
+                                                                          monkeypatch: Any) -> None:
+    """In `pnp watch` a forked worker's lines come back with its job results, so the building process holds
+    every paper's lines after a build, and its next build's workers inherit them all."""
+    import os
+
+    from generator.render.documents import lines as lines_module
+
+    style = make_styles(games["pirate-tricks"]).body
+    gate = ReadGate(tmp_path)
+    lines = ParagraphLines(gate)
+    old, new = markup.inline_to_para("Drawn here a build ago."), markup.inline_to_para("Broken by the worker.")
+    parents = IconParagraph(old, style, lines=lines)
+    parents.wrap(150, 1000)
+    gate.next_generation()
+    assert lines.hand_back() is not None  # (this process's own notes: never asked for here, but kept apart)
+    parent_pid = os.getpid()
+    monkeypatch.setattr(lines_module.os, "getpid", lambda: parent_pid + 1)  # as in a forked copy of the store
+    assert lines.hand_back() is None  # the parent's notes are not the worker's
+    IconParagraph(old, style, lines=lines).wrap(150, 1000)  # found in the older build
+    IconParagraph(new, style, lines=lines).wrap(150, 1000)  # broken here
+    handed = lines.hand_back()
+    assert handed is not None and lines.hand_back() is None  # handed once
+    made, kept = handed
+    assert list(made) == [lines.key("IconParagraph", new, None, style, 150)]
+    assert kept == [lines.key("IconParagraph", old, None, style, 150)]
+    monkeypatch.setattr(lines_module.os, "getpid", lambda: parent_pid)
+
+    parent = ParagraphLines(gate)  # the building process's store, which has seen neither this build
+    parent._builds[1][kept[0]] = lines.get(kept[0])  # type: ignore[index]  # (it drew `old` a build ago)
+    parent.take_back(handed)
+    for _ in range(2):  # what a worker used or made is this build's: kept for the three builds to come
+        gate.next_generation()
+        parent.get(lines.key("IconParagraph", "unrelated", None, style, 150))
+    assert parent.get(kept[0]) is not None
+    again = IconParagraph(new, style, lines=parent)
+    again.wrap(150, 1000)
+    assert again._shared is not None  # drawn from the worker's lines
+    assert pdf([again]) == pdf([IconParagraph(new, style)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from functools import partial
 from pathlib import Path
 
@@ -289,3 +290,71 @@ def test_processes_sharing_the_job_counter_never_take_the_same_job() -> None:
         assert os.waitpid(pid, 0)[1] == 0
     shared.close()
     assert sorted(mine + theirs) == list(range(total))
+
+
+def test_a_forked_worker_hands_back_what_it_learned_with_each_result(tmp_path: Path) -> None:
+    """`HandBack` (a watching session's paragraph lines): `give` runs in the worker after each of its jobs,
+    `keep` here with what came back; a job run here hands nothing back. The two jobs wait for each other,
+    so each process runs one."""
+    import os
+
+    from generator.render.build import HandBack, Job, run, start
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
+    kept: list[int] = []
+    started = start(jobs, project, parallel=2, hand_back=HandBack(os.getpid, kept.append))
+    run(jobs, project, parallel=2, started=started)
+    worker = int((folder / "long.pdf").read_text().split()[0])  # workers take the longest first
+    assert worker != os.getpid() and kept == [worker]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_asks_the_kernel_to_kill_it_with_its_parent() -> None:
+    """`watch_parent` (every forked worker's first step) sets the parent-death signal to SIGKILL, found
+    without running `ldconfig`, so a `kill -9` of `pnp` takes its workers along at once."""
+    import ctypes
+    import os
+    import signal
+
+    from generator.workers import watch_parent
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: ask as a worker does, then report what the kernel holds
+        try:
+            watch_parent(os.getppid())
+            held = ctypes.c_int(0)
+            ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(held), 0, 0, 0)  # PR_GET_PDEATHSIG
+            os.write(write, str(held.value).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    got = os.read(read, 16)
+    os.close(read)
+    os.waitpid(pid, 0)
+    assert int(got) == signal.SIGKILL
+
+
+def test_workers_that_ran_out_of_jobs_end_by_themselves_and_are_reaped(tmp_path: Path) -> None:
+    """`run` does not wait for workers once every result is in (they have nothing left to take); they end
+    on their own and multiprocessing reaps them, so none is left running or as a zombie."""
+    import multiprocessing
+    import time
+
+    from generator.render.build import Job, run
+
+    project = copy_sources(tmp_path)
+    folder = project.output_dir / "demo"
+    long, short = tmp_path / "long started", tmp_path / "short started"
+    jobs = [Job("demo", "long", folder, partial(_made_by_whom, "long.pdf", short, long), pure=True, cost=9.0),
+            Job("demo", "short", folder, partial(_made_by_whom, "short.pdf", long, short), pure=True, cost=1.0)]
+    run(jobs, project, parallel=2)
+    assert (folder / "long.pdf").read_text().endswith("True") and (folder / "short.pdf").exists()
+    deadline = time.monotonic() + 30
+    while multiprocessing.active_children() and time.monotonic() < deadline:  # (reaps those that ended)
+        time.sleep(0.01)
+    assert multiprocessing.active_children() == []

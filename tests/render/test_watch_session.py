@@ -43,7 +43,7 @@ def test_a_watch_session_after_two_rounds_of_edits_equals_a_clean_build(tmp_path
     shutil.copy(REPO / "templates" / "rulebooks" / "how-to-print.md.j2", root / "templates" / "rulebooks")
     cards = root / "data" / "counterattack" / "cards.yaml"
     log = root / "templates" / "sheets" / "counterattack" / "campaign-log.md.j2"
-    with BuildSession(project) as session:
+    with BuildSession(project, watching=True) as session:  # as `pnp watch` (workers hand back their lines)
         session.build((), WATCHED, force=True)  # the first build of a watch: everything drawn, all kept warm
         before = outputs(project)
 

@@ -11,14 +11,18 @@ builds' paragraphs). Paragraphs with inline icons are not kept (their pictures c
 from project files).
 
 The store belongs to one read gate (one session: `paragraph_lines`); a forked
-worker inherits a copy, and what it adds dies with it. So that both processes of a
-two-core watch find their lines, the papers whose rulebook this process drew last
-build are planned first (`first_papers`): a worker, forked with those lines, takes
-the first rulebook, and this process draws the other paper, as it did two builds ago.
+worker inherits a copy. In a session that builds again (`pnp watch`), a worker hands
+back with each job's result the lines it broke and the keys of older lines it used
+(`hand_back`), and the building process keeps them (`take_back`), so after any build
+it holds every paper's lines, even those only a worker drew, and the next build's
+workers inherit them all. The papers whose rulebook this process drew last build are
+still planned first (`first_papers`): a worker takes the first rulebook, and this
+process draws the other paper.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable
 from typing import Any
 
@@ -37,6 +41,11 @@ class ParagraphLines:
         self._builds: list[dict[Hashable, Broken]] = [{}, {}, {}]  # this build's lines, the last build's, ...
         self._drawn: list[set[tuple[str, str]]] = [set(), set()]  # (game, paper) rulebooks drawn here: now, last build
         self._styles: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(style) -> (style, its values), this build
+        # what this process (`_made_by`: a forked worker's copy starts afresh) broke or took from an older build
+        # since it last handed them back (`hand_back`)
+        self._made_by = os.getpid()
+        self._made: dict[Hashable, Broken] = {}
+        self._kept: list[Hashable] = []
 
     def key(self, kind: str, markup: str, bullet: Any, style: Any, width: float) -> Hashable:
         return kind, markup, _value(bullet), self._style_values(style), width
@@ -50,12 +59,45 @@ class ParagraphLines:
                 found = older.get(key)
                 if found is not None:
                     current[key] = found
+                    self._own_notes()[1].append(key)
                     break
         return found
 
     def put(self, key: Hashable, broken: Broken) -> None:
         self._turn()
         self._builds[0][key] = broken
+        self._own_notes()[0][key] = broken
+
+    def hand_back(self) -> tuple[dict[Hashable, Broken], list[Hashable]] | None:
+        """In a forked worker, after a job: the lines it broke and the keys of older lines it used since the
+        last call (None if neither), for the building process's `take_back`."""
+        made, kept = self._own_notes()
+        if not made and not kept:
+            return None
+        self._made, self._kept = {}, []
+        return made, kept
+
+    def take_back(self, handed: tuple[dict[Hashable, Broken], list[Hashable]]) -> None:
+        """Keep what a worker handed back as this build's lines (a line this process has is kept as it is)."""
+        self._turn()
+        made, kept = handed
+        current = self._builds[0]
+        for key, broken in made.items():
+            current.setdefault(key, broken)
+        for key in kept:
+            if key not in current:
+                for older in self._builds[1:]:
+                    found = older.get(key)
+                    if found is not None:
+                        current[key] = found
+                        break
+
+    def _own_notes(self) -> tuple[dict[Hashable, Broken], list[Hashable]]:
+        """The lines this process broke and the older keys it used, since the last `hand_back` (a forked
+        worker does not hand back its parent's)."""
+        if self._made_by != os.getpid():
+            self._made_by, self._made, self._kept = os.getpid(), {}, []
+        return self._made, self._kept
 
     def drew(self, game: str, paper: str) -> None:
         """This process drew the game's rulebook on `paper` in this build."""
@@ -75,6 +117,7 @@ class ParagraphLines:
             self._builds = [{}, *self._builds[:-1]]
             self._drawn = [set(), self._drawn[0]]
             self._styles = {}
+            self._made, self._kept = {}, []
 
     def _style_values(self, style: Any) -> tuple[Any, ...]:
         """Every value of the style (fonts, sizes, colours, indents...), worked out once per style object
