@@ -136,8 +136,9 @@ class Job:
     facts: FieldReads | None = None  # model values the run reads (documents), re-checked against `model`
     model: Game | None = None
     cost: float = 0.0  # estimated milliseconds of work (`estimated_cost`): workers take the longest jobs first
-    # with --jobs > 1, a big job may come in pure parts (`raster.Part`: a component's previews in slices), run in
-    # any worker and written as each comes back; the job is recorded once, when the last part is in
+    # a big job may come in pure parts (`raster.Part`: a component's previews in slices), run in any worker (or
+    # here, one by one, with --jobs 1) and written as each comes back; the job is recorded once, when the last
+    # part is in
     parts: list[Job] = field(default_factory=list, compare=False, repr=False)
     part_of: Job | None = field(default=None, compare=False, repr=False)
     sink: Any = field(default=None, compare=False, repr=False)  # a part's `raster.FaceSink`: faces it rasterized
@@ -242,7 +243,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                           functools.partial(exporter.draw, given, settings), key=key,
                           exporter=exporter.name, paper=paper_name, subject=component.id,
                           pure=exporter.pure, cost=estimated_cost(exporter.name, component.count))
-                if exporter.parts is not None and options.jobs > 1:
+                if exporter.parts is not None:
                     job.parts = _parts(job, exporter.parts(given, settings))
                 jobs.append(job)
     if SHEETS in options.exports:
@@ -469,6 +470,9 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
                 outcomes[id(job)] = JobOutcome(job.game, job.label, job.folder, False, tuple(record.records()),
                                                inputs=record.inputs)
                 done_with(job)
+            elif job.parts and not farmed.has(job.parts[0]):  # (no workers) its parts, here, one by one
+                for part in job.parts:
+                    finish(part, execute(part, gate))
             elif not farmed.has(job.parts[0] if job.parts else job):
                 drawn = cache.faces_drawn if cache is not None else 0
                 result = execute(job, gate)
