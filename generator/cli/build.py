@@ -176,18 +176,21 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
 
 
 def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[str]:
-    """One line per preset and game naming the components that service does not take, and why."""
+    """One line per preset and game naming the components that service does not take, and why.
+
+    Every asked component counts, sheets and boards too: a service never prints those (they are documents,
+    in the game's folder), and a player screen left out of a print order without a word is a missing piece.
+    """
     if not options.presets:
         return []  # and presets.yaml stays unread
-    from generator.render.build import selected
     from generator.render.presets import preset as find_preset
 
     lines = []
     for name in options.presets:
         chosen = find_preset(name)
         for game_id in session.game_ids(games):
-            skipped = [f"{c.id} ({chosen.skip_reason(c)})" for c in selected(session.load(game_id), options)
-                       if chosen.skip_reason(c)]
+            asked = [c for c in session.load(game_id).components if not options.only or c.id in options.only]
+            skipped = [f"{c.id} ({reason})" for c in asked if (reason := chosen.skip_reason(c))]
             if skipped:
                 lines.append(f"note: --preset {name} skips {game_id}: {'; '.join(skipped)}")
     return lines

@@ -85,7 +85,8 @@ class Preset:
     def skip_reason(self, component: Component) -> str | None:
         """Why this service does not take the component (None: it does)."""
         if component.kind not in self.kinds:
-            return f"{component.kind}s are not printed by {self.service} (kinds: {', '.join(self.kinds)})"
+            where = "" if component.kind in KINDS else "; its PDF is in the game's folder"  # a sheet or board
+            return f"{component.kind}s are not printed by {self.service} (kinds: {', '.join(self.kinds)}){where}"
         if self.sizes and self.size_rule(component) is None:
             return (f"size {component.size.label()} is not one {self.service} takes here "
                     f"(sizes: {', '.join(rule.name for rule in self.sizes)})")

@@ -206,6 +206,18 @@ def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch
     assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
 
 
+def test_a_sheet_component_is_named_too(project_copy, monkeypatch, capsys) -> None:
+    """The player screen (kind sheet) is no preset's: the note says so rather than leaving it out silently."""
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
+                           "--only", "screen", "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
+    assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
+                     "(kinds: card)); screen (sheets are not printed by The Game Crafter (kinds: card); its PDF is in "
+                     "the game's folder)"]
+
+
 def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
     """Ships have a burning side per fleet: page N of the backs file is the back of page N of the fronts."""
     fire = load_game(real, "pirates-under-fire")
