@@ -149,8 +149,9 @@ def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
 
 
 def _ci(rate: Rate) -> str:
+    """'a to b', as the PDF report writes it: a dash between two signed bounds reads '-46.9%--44.4%'."""
     low, high = rate.ci95
-    return f"{format_pct(low)}-{format_pct(high)}"
+    return f"{format_pct(low)} to {format_pct(high)}"
 
 
 def _moments_row(label: str, m: Moments) -> list[str]:

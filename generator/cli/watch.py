@@ -160,7 +160,7 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
             return around(run_build) if around else run_build()
 
         with contextlib.suppress(KeyboardInterrupt):
-            watch_loop(project, build, watch(*folders, debounce=200, step=50, raise_interrupt=False), echo, clock)
+            watch_loop(project, build, watch(*folders, debounce=200, step=50), echo, clock)
 
 
 # Every build option of `pnp build`, shared (the same click parameters), so watch cannot fall behind.

@@ -69,8 +69,13 @@ def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
         edit(project_copy.data_dir / "counterattack" / "cards.yaml", "tricks: 6}", "tricks: 66}")
         assert "cards.yaml:22: port card 'skull-rock' 'tricks' must be an integer 0..10, got 66" in _next_line(lines)
         assert process.poll() is None, "watch keeps running after an error"
+        time.sleep(0.5)
+        process.terminate()  # SIGTERM, as a service manager stops it: exit 0 and nothing more to say
+        assert process.wait(timeout=10) == 0
+        time.sleep(0.2)
+        assert lines.empty(), f"unexpected output on stopping: {lines.get()}"
     finally:
-        process.terminate()
+        process.kill()
         process.wait(timeout=10)
 
 

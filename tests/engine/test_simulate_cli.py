@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,7 @@ def test_text_output_names_seats_and_solo_rate(root: Path, pnp: Run) -> None:
     assert code == 0
     assert out.startswith("Plunder Pile: 200 games, 1 player, seed 1\nsolo win rate ")
     assert "95% CI" in out and "lost games" in out and "take-1" in out
+    assert re.search(r"\(95% CI -?\d+\.\d% to -?\d+\.\d%\)", out), out  # 'a to b': signed bounds stay readable
 
 
 def test_user_bot_by_module_path(root: Path, pnp: Run) -> None:
