@@ -8,7 +8,9 @@ of its faces (shared cut lines, full bleed on every free edge, see
 bottom in the data's order; a block that does not fit in what is left of a
 page continues on the next one. Blocks sit `GAP` apart: each block has crop
 marks of its own on every cut line, and the gap holds the marks of both
-neighbours without either touching a face.
+neighbours without either touching a face. Where the wider `WIDE_GAP` takes
+no more pages, blocks sit that far apart, so each block's marks have a band
+of their own.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from generator.render.units import Paper
 
 MARK_LENGTH = MARK_MIN  # each crop mark on the mixed sheet, mm: the shortest the grid allows, to fit more
 GAP = 2 * MARK_GAP + MARK_LENGTH  # between two blocks' bleed boxes: both blocks' marks fit without touching
+# ... and where it costs no extra page, each block's marks in a band of its own, a mark gap apart: in one shared
+# band two blocks' marks interleave, and a cut is easily lined up with the other block's mark.
+WIDE_GAP = 3 * MARK_GAP + 2 * MARK_LENGTH
 PAD = max(MARGIN, MARK_EDGE + MARK_GAP + MARK_LENGTH)  # page edge to the outermost bleed box
 
 
@@ -65,7 +70,15 @@ def pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
     """Blocks for `count` faces of each (width, height, count) group in order, page by page.
 
     None if a face does not fit on a page at all. `region` is the horizontal
-    strip to fill (the left half for gutter-fold)."""
+    strip to fill (the left half for gutter-fold). Blocks are `WIDE_GAP` apart
+    unless that takes more pages than `GAP` does."""
+    compact = _pack(groups, paper, bleed, region, GAP)
+    wide = _pack(groups, paper, bleed, region, WIDE_GAP)
+    return wide if compact is not None and wide is not None and len(wide) == len(compact) else compact
+
+
+def _pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
+          region: tuple[float, float] | None, gap: float) -> list[list[Block]] | None:
     lo, hi = region or (0.0, paper.width)
     left, right, top, bottom = lo + PAD, hi - PAD, paper.height - PAD, PAD
     pages: list[list[Block]] = []
@@ -90,7 +103,7 @@ def pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
             grid = Grid(paper, _axis(used, first_x, width, bleed, (lo, hi)),
                         _axis(rows, top_trim - rows * height, height, bleed, (0.0, paper.height)))
             page.append(Block(grid, filled))
-            cursor = top_trim - rows * height - bleed - GAP
+            cursor = top_trim - rows * height - bleed - gap
             remaining -= filled
     if page:
         pages.append(page)

@@ -12,6 +12,7 @@ from render_pdf import lines
 from test_bleed import faces_on
 
 from generator.load import load_game
+from generator.render import mixed
 from generator.render.mixed import GAP, PAD, pack
 from generator.render.units import PAPERS
 
@@ -127,6 +128,36 @@ def test_packing_places_every_face_inside_its_region_and_blocks_keep_their_gap(g
                 assert y >= PAD - 1e-6 and y + h <= paper.height - PAD + 1e-6
         for upper, lower in pairwise(page):  # stacked top to bottom, a mark gap apart
             assert upper.grid.rows.bleed_span[0] - lower.grid.rows.bleed_span[1] >= GAP - 1e-6
+
+
+@settings(max_examples=40, deadline=None)
+@given(sizes, st.sampled_from(sorted(PAPERS)), st.sampled_from([0.0, 3.0]))
+def test_blocks_marks_get_bands_of_their_own_where_that_costs_no_page(groups, paper_name, bleed) -> None:
+    """Stacked blocks' crop marks never share a band unless separate bands would take another page."""
+    paper = PAPERS[paper_name]
+    pages = pack([(size, size, count) for size, count in groups], paper, bleed)
+    assert pages is not None
+    shared_band = False
+    for page in pages:
+        for upper, lower in pairwise(page):
+            below_upper = [y for _, y1, _, y2 in upper.marks() for y in (y1, y2) if y < upper.grid.rows.bleed_span[0]]
+            above_lower = [y for _, y1, _, y2 in lower.marks() for y in (y1, y2) if y > lower.grid.rows.bleed_span[1]]
+            shared_band |= min(below_upper) <= max(above_lower)
+    if shared_band:  # the compact packing was chosen: the wide one takes more pages
+        wide = mixed._pack([(size, size, count) for size, count in groups], paper, bleed, None, mixed.WIDE_GAP)
+        assert wide is None or len(wide) > len(pages)
+
+
+def test_under_fire_tokens_keep_one_letter_page_and_separate_bands_on_a4(project) -> None:
+    """The tried-and-rejected cost: separate bands must not push Under Fire's last two gold tokens to a second
+    US Letter page, and on A4, where there is room, the two blocks' marks do not interleave."""
+    game = load_game(project, "pirates-under-fire")
+    groups = [(c.size.width, c.size.height, c.count) for c in game.components if c.sheet == "mixed"]
+    letter = pack(groups, PAPERS["letter"], 3.0)
+    a4 = pack(groups, PAPERS["a4"], 3.0)
+    assert letter is not None and a4 is not None and len(letter) == 1 and len(a4) == 1
+    upper, lower = a4[0][0], a4[0][1]
+    assert upper.grid.rows.bleed_span[0] - lower.grid.rows.bleed_span[1] >= mixed.WIDE_GAP - 1e-6
 
 
 def test_a_bad_sheet_value_is_one_clear_line_with_file_and_line(project_copy, capsys) -> None:
