@@ -286,6 +286,8 @@ def _linked(existing: Path, path: Path) -> bool:
     except OSError:
         return False
     return True
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 

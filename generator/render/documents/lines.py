@@ -55,12 +55,10 @@ class ParagraphLines:
         current = self._builds[0]
         found = current.get(key)
         if found is None:
-            for older in self._builds[1:]:
-                found = older.get(key)
-                if found is not None:
-                    current[key] = found
-                    self._own_notes()[1].append(key)
-                    break
+            found = self._older(key)
+            if found is not None:
+                current[key] = found
+                self._own_notes()[1].append(key)
         return found
 
     def put(self, key: Hashable, broken: Broken) -> None:
@@ -86,11 +84,13 @@ class ParagraphLines:
             current.setdefault(key, broken)
         for key in kept:
             if key not in current:
-                for older in self._builds[1:]:
-                    found = older.get(key)
-                    if found is not None:
-                        current[key] = found
-                        break
+                found = self._older(key)
+                if found is not None:
+                    current[key] = found
+
+    def _older(self, key: Hashable) -> Broken | None:
+        """The lines kept under `key` by the latest of the earlier builds that has them."""
+        return next((build[key] for build in self._builds[1:] if key in build), None)
 
     def _own_notes(self) -> tuple[dict[Hashable, Broken], list[Hashable]]:
         """The lines this process broke and the older keys it used, since the last `hand_back` (a forked
