@@ -20,9 +20,11 @@ from yaml.resolver import Resolver
 from generator.errors import DataError, Location
 from generator.readgate import ReadGate
 
-MAX_FILE_BYTES = 1 << 20
+# Room for a 100,000-card deck in one file (about 2.7 MB and 310,000 nodes) some three times over, while a
+# hostile file still cannot hold the process for minutes or take gigabytes (a parsed node takes some 600 bytes).
+MAX_FILE_BYTES = 8 << 20
 MAX_ALIASES = 100
-MAX_NODES = 200_000
+MAX_NODES = 1_000_000
 
 
 class YMap(dict):

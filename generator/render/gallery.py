@@ -27,6 +27,10 @@ BUILT_IN = Path(__file__).resolve().parent
 
 
 DEFAULT_SAFE_MM = 3.0  # read for manifests of builds older than the component's own `safe` (Component.safe)
+# A page of 100,000 faces is too big to browse (and to write): a component shows its first faces, a game its
+# first failures, and says how many more there are and where they are.
+MAX_FACES_SHOWN = 400
+MAX_FAILURES_SHOWN = 50
 
 
 @dataclass
@@ -53,6 +57,7 @@ class GalleryComponent:
     bleed_mm: float = 0.0
     safe_mm: float = DEFAULT_SAFE_MM
     counts: list[tuple[int, int]] = field(default_factory=list)  # (players, copies in play)
+    more_faces: int = 0  # previews made but not shown (over MAX_FACES_SHOWN)
 
 
 @dataclass
@@ -67,11 +72,12 @@ class GalleryGame:
     files: list[tuple[str, str]]  # (label, href relative to output/)
     simulation: dict[str, Any] | None = None
     showcase: list[FaceImage] = field(default_factory=list)  # `pnp build --showcase` images, shown at the top
+    more_failures: int = 0  # validation failures not shown (over MAX_FAILURES_SHOWN)
 
     def to_json(self) -> dict[str, Any]:
         """The entry as the build manifest keeps it (validation and simulation are added when written)."""
         data = asdict(self)
-        for status in ("valid", "failures", "simulation"):
+        for status in ("valid", "failures", "more_failures", "simulation"):
             data.pop(status)
         return data
 
@@ -80,9 +86,10 @@ class GalleryGame:
         components = [GalleryComponent(**{**c, "faces": [FaceImage(**f) for f in c["faces"]],
                                           "counts": [(p, n) for p, n in c.get("counts", [])]})
                       for c in data["components"]]
-        return cls(data["id"], data["title"], data["players"], data["minutes"], valid, list(failures), components,
-                   [(label, href) for label, href in data["files"]],
-                   showcase=[FaceImage(**f) for f in data.get("showcase", [])])
+        return cls(data["id"], data["title"], data["players"], data["minutes"], valid,
+                   list(failures[:MAX_FAILURES_SHOWN]), components, [(label, href) for label, href in data["files"]],
+                   showcase=[FaceImage(**f) for f in data.get("showcase", [])],
+                   more_failures=max(0, len(failures) - MAX_FAILURES_SHOWN))
 
 
 def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileRecord, str]],
@@ -111,12 +118,15 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
             with_bleed[(record.component, record.label)] = image.src
         if record.name.endswith(".pdf"):
             pdfs.append(path)
+    made = {component_id: len(faces) for component_id, faces in previews.items()}
     for component_id, faces in previews.items():
+        del faces[MAX_FACES_SHOWN:]
         for face in faces:
             face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
                                    c.size.width, c.size.height, c.size.shape, c.size.corner, bleed, c.safe,
-                                   counts=_counts_by_players(game, c.id))
+                                   counts=_counts_by_players(game, c.id),
+                                   more_faces=max(0, made.get(c.id, 0) - MAX_FACES_SHOWN))
                   for c in game.components]
     lo, hi = game.play_time
     return GalleryGame(

@@ -14,6 +14,7 @@ Floors:
   linear   validation's CPU per card at the smallest size, times the cards
   jobs     the same build with --jobs 1 (the speed-up is jobs-1 time / jobs-2 time; the two are run
            alternately, and the median of the alternated pairs' speed-ups is printed beside the ratio of the best times)
+  100k     the same command at a tenth of the cards (about 10,000), per card
   2-process  tests/bench/parallel_floor.py, beside the scaled figure: the speed-up two processes give on
            this machine for the same faces drawn and rasterized, and for as many files written
 The watch and fresh-process edit figures are absolute (their target is in seconds).
@@ -251,6 +252,45 @@ def scaled_build(table: Table, tmp: Path, repeat: int, scale: int) -> None:
                   result.rsplit(":", 1)[1].strip() + " speed-up", "what --jobs 2 can reach at most")
 
 
+MEASURED = """
+import json, resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"cpu": usage.ru_utime + usage.ru_stime, "wall": time.perf_counter() - start,
+                  "rss_mb": usage.ru_maxrss / 1024, "code": done.returncode}))
+"""
+
+
+def measured(args: list[str]) -> dict[str, float]:
+    """One fresh process's CPU (children included), wall seconds, peak memory of its largest process and exit code."""
+    return json.loads(subprocess.run([PY, "-c", MEASURED, *args], cwd=ROOT, check=True, capture_output=True,
+                                     text=True).stdout)
+
+
+def hundred_thousand(table: Table, tmp: Path) -> None:
+    """Validate and build at about 100,000 cards, per card against the same commands at about 10,000 (one run
+    each: a 100,000-card build takes minutes). The scaled deck no longer matches its declared counts, so
+    `pnp validate` exits 1 after checking everything and the build needs --force."""
+    sizes = {}
+    for times in (100, 1000):
+        root = copy_project(tmp / f"x{times}")
+        cards = scale_deck(root, times, BIG_GAME)
+        check = measured([*PNP, "--root", str(root), "validate", BIG_GAME])
+        assert check["code"] == 1, check  # refused for the counts, as expected: not a crash (2)
+        build = measured([*PNP, "--root", str(root), "build", BIG_GAME, "--force", "--paper", "a4", "--jobs", "1"])
+        assert build["code"] == 0, build
+        sizes[times] = (cards, check, build)
+        shutil.rmtree(root)
+    (small, small_check, small_build), (cards, check, build) = sizes[100], sizes[1000]
+    for what, big, base in (("`pnp validate`", check, small_check), ("`pnp build --jobs 1`", build, small_build)):
+        per, small_per = big["cpu"] / cards, base["cpu"] / small
+        table.add(f"{what} at {cards:,} cards (cold process, CPU)",
+                  f"{big['cpu']:.1f} s ({per * 1e6:.0f} µs/card), peak {big['rss_mb']:.0f} MB",
+                  f"{per / small_per:.2f}x linear ({small_per * 1e6:.0f} µs/card at {small:,} cards)",
+                  "linear to 100,000 cards")
+
+
 def parallel_cold(table: Table, root: Path, repeat: int) -> None:
     build = [*PNP, "--root", str(root), "build", "--force", "--jobs"]
     one, two, median = pairs([*build, "1"], [*build, "2"], ROOT, wipe(root), repeat)
@@ -258,7 +298,7 @@ def parallel_cold(table: Table, root: Path, repeat: int) -> None:
               f"{one / two:.2f}x speed-up (median of {repeat} alternated pairs {median:.2f}x)", "≥ 1.8x")
 
 
-FIGURES = ("cold", "watch", "help", "validate", "scaled", "jobs")
+FIGURES = ("cold", "watch", "help", "validate", "scaled", "jobs", "100k")
 
 
 def main() -> None:
@@ -283,6 +323,8 @@ def main() -> None:
             scaled_build(table, tmp, args.repeat, args.scale)
         if "jobs" in args.only:
             parallel_cold(table, root, args.repeat)
+        if "100k" in args.only:
+            hundred_thousand(table, tmp)
     table.show()
 
 

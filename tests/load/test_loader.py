@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from generator.errors import DataError
-from generator.load import load_game, load_games
+from generator.load import load_game, load_games, yamlsrc
+from generator.load.yamlsrc import MAX_FILE_BYTES
 from generator.project import Project
 
 GAME_YAML = """\
@@ -196,8 +198,22 @@ def test_alias_bomb_is_refused(tmp_path: Path) -> None:
 
 
 def test_huge_file_is_refused(tmp_path: Path) -> None:
-    cards = CARDS_YAML + "#" + "x" * (1 << 20) + "\n"
+    cards = CARDS_YAML + "#" + "x" * MAX_FILE_BYTES + "\n"
     assert error_of(make_project(tmp_path, cards)).startswith("data/toy/cards.yaml:1: file too large")
+
+
+def test_a_big_decks_file_is_read(tmp_path: Path) -> None:
+    """A 100,000-card deck takes about 2.7 MB of YAML: files of a few megabytes load (the old cap was 1 MiB)."""
+    cards = CARDS_YAML + ("# padding as long as a big deck's file\n" * 80_000)
+    assert 3_000_000 < len(cards) < MAX_FILE_BYTES
+    game = load_game(make_project(tmp_path, cards), "toy")
+    assert game.component("crew").count == load_game(make_project(tmp_path / "small"), "toy").component("crew").count
+
+
+def test_too_many_nodes_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlsrc, "MAX_NODES", 48)  # game.yaml holds 45 nodes, cards.yaml 51
+    message = error_of(make_project(tmp_path))
+    assert re.fullmatch(r"data/toy/cards\.yaml:\d+: document too large \(more than 48 YAML nodes\)", message)
 
 
 def test_non_utf8_file(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from generator.load import load_game
 from generator.project import Project
-from generator.render.gallery import GalleryGame, collect, render_gallery
+from generator.render.gallery import MAX_FACES_SHOWN, MAX_FAILURES_SHOWN, GalleryGame, collect, render_gallery
 from generator.render.outputs import FileKind, FileRecord
 from tests.cdp import CHROMIUM, Page
 
@@ -87,6 +87,30 @@ def test_search_and_filters_show_only_what_matches(project: Project, tmp_path: P
         assert show(search="skull", component="counterattack/port") == 1  # Skull Rock
         assert show(search="no such card") == 0
         assert page.evaluate("document.getElementById('counterattack').hidden")
+
+
+def test_a_huge_deck_shows_its_first_faces_and_says_how_many_more(project: Project) -> None:
+    """A 100,000-card deck once overflowed the page's 2,000,000-character cap and failed the build at its end:
+    a component now shows its first MAX_FACES_SHOWN faces, the game its first MAX_FAILURES_SHOWN failures."""
+    game = load_game(project, "counterattack")
+    folder = project.output_dir / "counterattack" / "preview"
+    made = MAX_FACES_SHOWN + 2600
+    outputs = [(folder, FileRecord(f"port-{k}.png", FileKind.PREVIEW, "port", f"port {k}"), f"{k:064x}")
+               for k in range(made)]
+    big = collect(game, project, outputs, bleed=3.0)
+    port = next(c for c in big.components if c.id == "port")
+    assert [f.label for f in port.faces] == [f"port {k}" for k in range(MAX_FACES_SHOWN)]  # the first, in order
+    assert port.more_faces == made - MAX_FACES_SHOWN
+    assert all(c.more_faces == 0 for c in big.components if c.id != "port")
+    failures = [f"data/counterattack/cards.yaml:{k}: wrong" for k in range(1, 30_001)]
+    shown = GalleryGame.from_json(json.loads(json.dumps(big.to_json())), False, failures)
+    assert shown.failures == failures[:MAX_FAILURES_SHOWN] and shown.more_failures == 30_000 - MAX_FAILURES_SHOWN
+    html = render_gallery(project, [shown])  # under the cap that 3,000 faces and 30,000 failures passed
+    assert html.count("<figure data-search=\"port ") == MAX_FACES_SHOWN
+    assert f"… and {made - MAX_FACES_SHOWN} more designs, not shown on this page" in html
+    assert f"… and {30_000 - MAX_FAILURES_SHOWN} more: <code>pnp validate counterattack</code>" in html
+    small = render_gallery(project, [entry(project, "counterattack")])
+    assert "more designs" not in small and "more: <code>" not in small  # a shipped deck shows every face
 
 
 def test_a_project_s_own_page_reads_the_records_fields_and_nothing_else(tmp_path: Path) -> None:
