@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -269,21 +270,28 @@ def measured(args: list[str]) -> dict[str, float]:
 
 
 def hundred_thousand(table: Table, tmp: Path) -> None:
-    """Validate and build at about 100,000 cards, per card against the same commands at about 10,000 (one run
-    each: a 100,000-card build takes minutes). The scaled deck no longer matches its declared counts, so
-    `pnp validate` exits 1 after checking everything and the build needs --force."""
+    """Validate, build and rebuild after a one-card edit at about 100,000 cards, per card against the same
+    commands at about 10,000 (one run each: a 100,000-card build takes minutes). The scaled deck no longer
+    matches its declared counts, so `pnp validate` exits 1 after checking everything and builds need --force."""
     sizes = {}
     for times in (100, 1000):
         root = copy_project(tmp / f"x{times}")
         cards = scale_deck(root, times, BIG_GAME)
         check = measured([*PNP, "--root", str(root), "validate", BIG_GAME])
         assert check["code"] == 1, check  # refused for the counts, as expected: not a crash (2)
-        build = measured([*PNP, "--root", str(root), "build", BIG_GAME, "--force", "--paper", "a4", "--jobs", "1"])
+        args = [*PNP, "--root", str(root), "build", BIG_GAME, "--force", "--paper", "a4", "--jobs", "1"]
+        build = measured(args)
         assert build["code"] == 0, build
-        sizes[times] = (cards, check, build)
+        cards_file = root / "data" / BIG_GAME / "cards.yaml"  # the first card's name: its whole sheet is redrawn
+        cards_file.write_text(re.sub(r"^(\s+name: )(.+)$", r"\1\2 (edited)", cards_file.read_text(), count=1,
+                                     flags=re.M))
+        edit = measured(args)
+        assert edit["code"] == 0, edit
+        sizes[times] = (cards, check, build, edit)
         shutil.rmtree(root)
-    (small, small_check, small_build), (cards, check, build) = sizes[100], sizes[1000]
-    for what, big, base in (("`pnp validate`", check, small_check), ("`pnp build --jobs 1`", build, small_build)):
+    (small, small_check, small_build, small_edit), (cards, check, build, edit) = sizes[100], sizes[1000]
+    for what, big, base in (("`pnp validate`", check, small_check), ("`pnp build --jobs 1`", build, small_build),
+                            ("one-card edit, `pnp build --jobs 1`", edit, small_edit)):
         per, small_per = big["cpu"] / cards, base["cpu"] / small
         table.add(f"{what} at {cards:,} cards (cold process, CPU)",
                   f"{big['cpu']:.1f} s ({per * 1e6:.0f} µs/card), peak {big['rss_mb']:.0f} MB",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import textwrap
 from pathlib import Path
@@ -95,6 +96,18 @@ def test_count_and_single_items(tmp_path: Path) -> None:
     game = load_game(make_project(tmp_path, cards), "toy")
     assert game.component("crew").count == 9
     assert game.component("crew").item("stowaway").count == 3
+
+
+def test_items_are_found_by_id(tmp_path: Path) -> None:
+    """Every item by its id, a missing id a KeyError; a copy made with other items answers for its own."""
+    crew = load_game(make_project(tmp_path), "toy").component("crew")
+    assert all(crew.item(item.id) is item for item in crew.items)
+    with pytest.raises(KeyError, match="crew has no item 'red-9'"):
+        crew.item("red-9")
+    fewer = dataclasses.replace(crew, items=crew.items[1:])
+    assert fewer.item(crew.items[1].id) is crew.items[1]
+    with pytest.raises(KeyError):
+        fewer.item(crew.items[0].id)
 
 
 def test_rule_lookup_reports_missing_rules_at_their_line(tmp_path: Path) -> None:
