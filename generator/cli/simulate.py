@@ -149,8 +149,11 @@ def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
 
 
 def _ci(rate: Rate) -> str:
+    return _interval(*rate.ci95)
+
+
+def _interval(low: float, high: float) -> str:
     """'a to b', as the PDF report writes it: a dash between two signed bounds reads '-46.9%--44.4%'."""
-    low, high = rate.ci95
     return f"{format_pct(low)} to {format_pct(high)}"
 
 
@@ -235,7 +238,7 @@ def format_balance(b: Balance) -> str:
     """Sources by share, choices by takers' edge, ties, then one warning line per limit passed."""
     out = [format_table(["source", "points/seat", "share", "95% CI"],
                         [[r.source, format_num(r.mean), format_pct(r.share),
-                          f"{format_pct(r.ci95[0])}-{format_pct(r.ci95[1])}"] for r in b.sources]),
+                          _interval(*r.ci95)] for r in b.sources]),
            "  (share of all points gained; penalties and payments show as negative shares)", ""]
     if b.choices:
         rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -123,6 +124,9 @@ def test_cli_reports_balance_in_json_and_warns_in_text(tmp_path, capsys: pytest.
                               "--max-share", "0.1")
     assert code == 0
     assert "WARNING: source " in out and "takers win" in out and "ties on points:" in out
+    # every interval reads 'a to b', in the tables and the warnings: '-89.2%--83.8%' was hard to read
+    assert "%-" not in out and re.search(r"\n\S+ +-?\d+\.\d+ +-?\d+\.\d% +-?\d+\.\d% to -?\d+\.\d%\n", out), out
+    assert re.search(r"WARNING: source \S+ earns \d+\.\d% of all points \(95% CI \d+\.\d% to \d+\.\d%\)", out), out
 
 
 def test_the_gallery_headline_carries_the_warnings(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
