@@ -89,6 +89,40 @@ def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) 
     assert hidden.tobytes() == back.tobytes()
 
 
+def test_tts_sheets_drawn_a_sheet_at_a_time_hold_the_cells_of_the_whole_deck_drawn_at_once(
+        ca_project, ca_game, monkeypatch) -> None:
+    """Each sheet's faces are rasterized on their own (memory stays one sheet's, not the deck's): every cell is
+    the picture the whole deck rasterized in one document gives that face."""
+    from generator.render import raster
+
+    monkeypatch.setattr(raster, "TTS_MAX_ROWS", 2)  # 19 designs a sheet: the 44 come on three sheets
+    component = ca_game.component("main")
+    with Workers(1) as workers:
+        asked: list[int] = []
+        draw = workers.map_pixels
+        monkeypatch.setattr(workers, "map_pixels", lambda pdf, scale, count: asked.append(count) or draw(pdf, scale, count))
+        files = by_name(export_tts(renderer(ca_project), ca_game, component, workers))
+        assert max(asked) == 19  # never more faces at once than one sheet holds
+        monkeypatch.setattr(workers, "map_pixels", draw)
+        decks = json.loads(files["main.json"])["decks"]
+        fronts = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items]
+        sheet = Image.open(io.BytesIO(files["main-sheet-1.png"]))
+        cell_w, cell_h = sheet.width // decks[0]["NumWidth"], sheet.height // decks[0]["NumHeight"]
+        scale = min((4095 // 10) / raster.px(component.size.width, 72), 4095 // 2 / raster.px(component.size.height, 72))
+        whole = [p.image() for p in workers.map_pixels(raster.faces_pdf(fronts, 0.0, 72, compress=False),
+                                                        scale * (1 - 1e-6), len(fronts))]
+    assert [len(deck["cards"]) for deck in decks] == [19, 19, 6]
+    index = 0
+    for number, deck in enumerate(decks, start=1):
+        sheet = Image.open(io.BytesIO(files[f"main-sheet-{number}.png"])).convert("RGB")
+        for slot, _card in enumerate(deck["cards"]):
+            row, col = divmod(slot, deck["NumWidth"])
+            cell = sheet.crop((col * cell_w, row * cell_h, (col + 1) * cell_w, (row + 1) * cell_h))
+            assert cell.tobytes() == whole[index].tobytes(), (number, slot)
+            index += 1
+    assert index == len(fronts) == 44
+
+
 def test_previews_one_image_per_design(ca_project, ca_game) -> None:
     from generator.render.raster import export_previews
 
