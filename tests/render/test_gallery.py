@@ -107,10 +107,10 @@ def test_a_huge_deck_shows_its_first_faces_and_says_how_many_more(project: Proje
     assert shown.failures == failures[:MAX_FAILURES_SHOWN] and shown.more_failures == 30_000 - MAX_FAILURES_SHOWN
     html = render_gallery(project, [shown])  # under the cap that 3,000 faces and 30,000 failures passed
     assert html.count("<figure data-search=\"port ") == MAX_FACES_SHOWN
-    assert f"… and {made - MAX_FACES_SHOWN} more designs, not shown on this page" in html
+    assert f"… and {made - MAX_FACES_SHOWN} more faces, not shown on this page" in html
     assert f"… and {30_000 - MAX_FAILURES_SHOWN} more: <code>pnp validate counterattack</code>" in html
     small = render_gallery(project, [entry(project, "counterattack")])
-    assert "more designs" not in small and "more: <code>" not in small  # a shipped deck shows every face
+    assert "more faces" not in small and "more: <code>" not in small  # a shipped deck shows every face
 
 
 def test_a_project_s_own_page_reads_the_records_fields_and_nothing_else(tmp_path: Path) -> None:
