@@ -183,14 +183,15 @@ def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[st
     """
     if not options.presets:
         return []  # and presets.yaml stays unread
+    from generator.render.build import asked
     from generator.render.presets import preset as find_preset
 
     lines = []
     for name in options.presets:
         chosen = find_preset(name)
         for game_id in session.game_ids(games):
-            asked = [c for c in session.load(game_id).components if not options.only or c.id in options.only]
-            skipped = [f"{c.id} ({reason})" for c in asked if (reason := chosen.skip_reason(c))]
+            skipped = [f"{c.id} ({reason})" for c in asked(session.load(game_id), options)
+                       if (reason := chosen.skip_reason(c))]
             if skipped:
                 lines.append(f"note: --preset {name} skips {game_id}: {'; '.join(skipped)}")
     return lines

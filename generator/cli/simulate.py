@@ -22,8 +22,8 @@ from generator.cli.table import format_table
 from generator.errors import UsageError
 from generator.load.overrides import Override, parse_overrides
 from generator.project import atomic_writer, refuse_unless_plain
-from generator.render.report import format_num, format_pct
-from generator.simulation import Balance, Histogram, Moments, Rate, Summary
+from generator.render.report import format_ci, format_interval, format_num, format_pct
+from generator.simulation import Balance, Histogram, Moments, Summary
 
 if TYPE_CHECKING:
     from generator.engine.base import Rules
@@ -148,15 +148,6 @@ def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
 # --- text output ---------------------------------------------------------------
 
 
-def _ci(rate: Rate) -> str:
-    return _interval(*rate.ci95)
-
-
-def _interval(low: float, high: float) -> str:
-    """'a to b', as the PDF report writes it: a dash between two signed bounds reads '-46.9%--44.4%'."""
-    return f"{format_pct(low)} to {format_pct(high)}"
-
-
 def _moments_row(label: str, m: Moments) -> list[str]:
     return [label, format_num(m.mean), format_num(m.sd), format_num(m.min), format_num(m.max)]
 
@@ -187,20 +178,20 @@ def format_summary(s: Summary) -> str:
     if s.overrides:
         out.append(f"data changed by --set {', '.join(s.overrides)}")
     if s.solo is not None:
-        out.append(f"solo win rate {format_pct(s.solo.rate.rate)} (95% CI {_ci(s.solo.rate)}), bot {s.bots[0]}")
+        out.append(f"solo win rate {format_pct(s.solo.rate.rate)} (95% CI {format_ci(s.solo.rate)}), bot {s.bots[0]}")
     out.append("")
-    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), _ci(e.rate), format_num(e.score.mean),
+    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), format_ci(e.rate), format_num(e.score.mean),
              format_num(e.score.sd), format_num(e.score.min), format_num(e.score.max)] for e in s.seats]
     out.append(format_table(["seat", "bot", "wins", "win rate", "95% CI", "score", "sd", "min", "max"], rows))
     if s.players > 1:
         out.append("")
-        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), _ci(p.rate)] for p in s.by_position]
+        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), format_ci(p.rate)] for p in s.by_position]
         out.append(format_table(["start position", "wins", "win rate", "95% CI"], rows))
         if not s.opener_varies:
             out.append("  (the rules fix who opens: start position 1 is seat 1)")
     if len(s.by_bot) > 1:
         out.append("")
-        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), _ci(e.rate)] for e in s.by_bot]
+        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), format_ci(e.rate)] for e in s.by_bot]
         out.append(format_table(["bot", "seats", "wins", "win rate", "95% CI"], rows))
     if s.players > 1:
         out.append(f"\nshared victories: {s.shared_wins} games (a win counted for each winner); "
@@ -238,15 +229,15 @@ def format_balance(b: Balance) -> str:
     """Sources by share, choices by takers' edge, ties, then one warning line per limit passed."""
     out = [format_table(["source", "points/seat", "share", "95% CI"],
                         [[r.source, format_num(r.mean), format_pct(r.share),
-                          _interval(*r.ci95)] for r in b.sources]),
+                          format_interval(*r.ci95)] for r in b.sources]),
            "  (share of all points gained; penalties and payments show as negative shares)", ""]
     if b.choices:
-        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _ci(r.takers),
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), format_ci(r.takers),
                  format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
         out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
         out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
     breaks = ", ".join(f"{name} {count}" for name, count in b.tie_breaks.items()) or "none"
-    out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {_ci(b.ties)}); "
+    out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {format_ci(b.ties)}); "
                f"settled by: {breaks}")
     out.extend(f"WARNING: {line}" for line in b.warnings)
     return "\n".join(out)

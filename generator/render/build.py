@@ -218,8 +218,13 @@ def printable(component: Component) -> bool:
     return component.kind in PRINTABLE_KINDS
 
 
+def asked(game: Game, options: BuildOptions) -> list[Component]:
+    """The components `--only` names (every one without it), printable or not."""
+    return [c for c in game.components if not options.only or c.id in options.only]
+
+
 def selected(game: Game, options: BuildOptions) -> list[Component]:
-    return [c for c in game.components if printable(c) and (not options.only or c.id in options.only)]
+    return [c for c in asked(game, options) if printable(c)]
 
 
 def card_jobs(game: Game, project: Project, options: BuildOptions, workers: object,
@@ -473,7 +478,7 @@ def run(jobs: list[Job], project: Project, cache: BuildCache | None = None,
             elif job.parts and not farmed.has(job.parts[0]):  # (no workers) its parts, here, one by one
                 for part in job.parts:
                     finish(part, execute(part, gate))
-            elif not farmed.has(job.parts[0] if job.parts else job):
+            elif not job.parts and not farmed.has(job):
                 drawn = cache.faces_drawn if cache is not None else 0
                 result = execute(job, gate)
                 finish(job, result, cache.faces_drawn - drawn if cache is not None else 0)

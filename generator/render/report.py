@@ -42,6 +42,12 @@ def format_pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def format_interval(low: float, high: float) -> str:
+    """(-0.469, -0.444) -> '-46.9% to -44.4%' (shared with the terminal report): a dash between two signed
+    bounds would read '-46.9%--44.4%'."""
+    return f"{format_pct(low)} to {format_pct(high)}"
+
+
 def format_num(value: Any) -> str:
     """Integers as they are, other numbers to two places, None as a dash."""
     if value is None:
@@ -78,8 +84,9 @@ def _moments_rows(entries: Mapping[str, Moments]) -> list[list[str]]:
             for key, m in entries.items()]
 
 
-def _interval(rate: Rate) -> str:
-    return f"{format_pct(rate.ci95[0])} to {format_pct(rate.ci95[1])}"
+def format_ci(rate: Rate) -> str:
+    """A rate's 95% interval (shared with the terminal report)."""
+    return format_interval(*rate.ci95)
 
 
 def _horizontal_bars(chart: HorizontalBarChart, labels: Sequence[str], colour: Any) -> None:
@@ -215,17 +222,17 @@ def build_report(summary: Summary) -> bytes:
         story.append(Paragraph(f"Data changed by --set {_esc(', '.join(s.overrides))}.", st["body"]))
     if s.solo is not None:
         story.append(Paragraph(
-            f"<b>Solo win rate {format_pct(s.solo.rate.rate)}</b> (95% Wilson interval {_interval(s.solo.rate)}); "
+            f"<b>Solo win rate {format_pct(s.solo.rate.rate)}</b> (95% Wilson interval {format_ci(s.solo.rate)}); "
             f"{s.solo.lost} games lost.", st["body"]))
 
     story.append(Paragraph("Who wins", st["h2"]))
     seats = s.seats
-    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), _interval(e.rate)] for e in seats]
+    rows = [[str(e.seat), e.bot, str(e.rate.wins), format_pct(e.rate.rate), format_ci(e.rate)] for e in seats]
     story.append(_table(["seat", "bot", "wins", "win rate", "95% interval"], rows))
     story.append(win_chart([e.rate for e in seats], [f"seat {e.seat} ({e.bot})" for e in seats]))
     if s.players > 1:
         story.append(Paragraph("By start position", st["h2"]))
-        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), _interval(p.rate)] for p in s.by_position]
+        rows = [[str(p.position), str(p.rate.wins), format_pct(p.rate.rate), format_ci(p.rate)] for p in s.by_position]
         story.append(_table(["start position", "wins", "win rate", "95% interval"], rows))
         story.append(win_chart([p.rate for p in s.by_position],
                                [f"start position {p.position}" for p in s.by_position]))
@@ -234,7 +241,7 @@ def build_report(summary: Summary) -> bytes:
             + ("The deal draws who opens (a race or a lot at the table), so positions and seats differ."
                if s.opener_varies else "The rules fix who opens, so start position 1 is seat 1."), st["note"]))
     if len(s.by_bot) > 1:
-        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), _interval(e.rate)] for e in s.by_bot]
+        rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), format_ci(e.rate)] for e in s.by_bot]
         story.append(_table(["bot", "seats", "wins", "win rate", "95% interval"], rows))
         story.append(win_chart([e.rate for e in s.by_bot], [e.bot for e in s.by_bot]))
     if s.players > 1:
@@ -299,7 +306,7 @@ def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
     if not b.warnings:
         story.append(Paragraph(f"No source above {format_pct(b.max_share)} of the points, no choice whose takers "
                                f"win more than {100 * b.max_edge:.0f} points above a seat's mean.", st["body"]))
-    rows = [[r.source, format_num(r.mean), format_pct(r.share), f"{format_pct(r.ci95[0])} to {format_pct(r.ci95[1])}"]
+    rows = [[r.source, format_num(r.mean), format_pct(r.share), format_interval(*r.ci95)]
             for r in b.sources]
     gained = [r for r in b.sources if r.share > 0]
     story.append(KeepTogether([
@@ -311,7 +318,7 @@ def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
                   "intervals of the ratio over games; penalties appear as negative shares in the table.", st["note"]),
     ]))
     if b.choices:
-        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), _interval(r.takers),
+        rows = [[r.choice, format_pct(r.taken.rate), format_pct(r.takers.rate), format_ci(r.takers),
                  format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
         story.append(KeepTogether([
             Paragraph("Choices: how often taken, how often takers win", st["h2"]),
@@ -323,7 +330,7 @@ def balance_story(b: Balance, st: Mapping[str, ParagraphStyle]) -> list[Any]:
         ]))
     breaks = ", ".join(f"{_esc(name)}: {count}" for name, count in b.tie_breaks.items()) or "none"
     story.append(Paragraph(f"Ties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} "
-                           f"({_interval(b.ties)}); settled by {breaks}.", st["body"]))
+                           f"({format_ci(b.ties)}); settled by {breaks}.", st["body"]))
     return story
 
 
