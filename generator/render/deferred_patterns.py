@@ -1,0 +1,130 @@
+"""Two of ReportLab's regular expressions compiled when first used, not when ReportLab is imported.
+
+Importing `reportlab.platypus` compiles, among others, `paragraph.uri_pat` (a web address, used only to
+split an address too long for its line) and `textsplit.rx` (CJK characters, used only when words are
+split by encoding). The first is case-insensitive over most of Unicode, so compiling it costs 30-40 ms,
+and the second 4 ms: some 7% of a one-card edit's fresh process, in every command that draws a rulebook,
+a score sheet or a report, for patterns a build of the shipped games never matches against.
+
+`install` (run by `generator.render`'s package, before any of its modules imports ReportLab) puts a
+finder on `sys.meta_path` that, for those two modules alone, runs their code with `re.compile` handing
+back a `DeferredPattern` for those two patterns (every other call compiles as usual); the finder then
+takes itself off. A deferred pattern compiles the same pattern with the same flags on its first
+attribute use, so matching gives what the compiled pattern gives. Both modules use the pattern only
+through its methods (`uri_pat.match`, `rx.sub`); `tests/render/test_deferred_patterns.py` holds them to it.
+If ReportLab is already imported, or its patterns change in a new version, nothing is deferred.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.machinery
+import re
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
+
+# module -> the (pattern, flags) it compiles when imported that are deferred, as ReportLab 4-5 writes them
+DEFERRED: dict[str, tuple[tuple[str, int], ...]] = {
+    "reportlab.platypus.paragraph": ((
+        "(^(?:[a-z0-9\\.\\-\\+]*)://)(?:\\S+(?::\\S*)?@)?(?:(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)(?:\\.(?:25[0-5]|"
+        "2[0-4]\\d|[0-1]?\\d?\\d)){3}|\\[[0-9a-f:\\.]+\\]|([a-z\xa1-\uffff0-9](?:[a-z\xa1-\uffff0-9-]{0,61}"
+        "[a-z\xa1-\uffff0-9])?(?:\\.(?!-)[a-z\xa1-\uffff0-9-]{1,63}(?<!-))*\\.(?!-)(?:[a-z\xa1-\uffff-]{2,63}|"
+        "xn--[a-z0-9]{1,59})(?<!-)\\.?|localhost))(?::\\d{2,5})?(?:[/?#][^\\s]*)?\\Z", re.I),),
+    "reportlab.lib.textsplit": (("([\u2e80-\uffff])", re.UNICODE),),
+}
+
+
+class DeferredPattern:
+    """A compiled pattern made on first use: attribute reads (`match`, `sub`, `pattern`...) go to it."""
+
+    def __init__(self, pattern: str, flags: int) -> None:
+        self._source = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def compiled(self) -> bool:
+        return self._compiled is not None
+
+    def _pattern(self) -> re.Pattern[str]:
+        with self._lock:
+            if self._compiled is None:
+                self._compiled = re.compile(*self._source)
+            return self._compiled
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # copy, pickle and the like ask for dunders: not the pattern's business
+            raise AttributeError(name)
+        return getattr(self._pattern(), name)
+
+    def __repr__(self) -> str:
+        return f"DeferredPattern({self._source[0][:40]!r}..., compiled={self.compiled})"
+
+
+class _DeferringLoader:
+    """Runs a module's code (through its own loader) with `re.compile` deferring the listed patterns (a
+    loader as `importlib` asks for one: `create_module` and `exec_module`; its ABC costs 10 ms to import)."""
+
+    def __init__(self, loader: Any, deferred: Sequence[tuple[str, int]]) -> None:
+        self._loader = loader
+        self._deferred = frozenset(deferred)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
+        return self._loader.create_module(spec)
+
+    def __getattr__(self, name: str) -> Any:  # get_source, get_filename... (tracebacks, inspect): the real loader's
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._loader, name)
+
+    def exec_module(self, module: ModuleType) -> None:
+        original = re.compile
+
+        def compile_or_defer(pattern: Any, flags: int = 0) -> Any:
+            if (pattern, int(flags)) in self._deferred:
+                return DeferredPattern(pattern, flags)
+            return original(pattern, flags)
+
+        re.compile = compile_or_defer
+        try:
+            self._loader.exec_module(module)
+        finally:
+            re.compile = original
+
+
+class _Finder:
+    """Finds the listed modules as the path finder does, and gives them the deferring loader."""
+
+    def __init__(self, deferred: dict[str, tuple[tuple[str, int], ...]]) -> None:
+        self._waiting = dict(deferred)
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        deferred = self._waiting.pop(fullname, None)
+        if deferred is None:
+            return None
+        if not self._waiting:
+            _remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
+            return spec
+        spec.loader = _DeferringLoader(spec.loader, deferred)  # type: ignore[assignment]  # a loader by protocol
+        return spec
+
+
+def _remove(finder: _Finder) -> None:
+    with contextlib.suppress(ValueError):  # already taken off
+        sys.meta_path.remove(finder)
+
+
+def install(deferred: dict[str, tuple[tuple[str, int], ...]] = DEFERRED) -> Callable[[], None] | None:
+    """Defer the listed patterns of those listed modules not imported yet; the undo (None: nothing to do)."""
+    waiting = {name: patterns for name, patterns in deferred.items() if name not in sys.modules}
+    if not waiting or any(isinstance(finder, _Finder) for finder in sys.meta_path):
+        return None
+    finder = _Finder(waiting)
+    sys.meta_path.insert(0, finder)
+    return lambda: _remove(finder)
