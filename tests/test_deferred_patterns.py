@@ -1,4 +1,4 @@
-"""ReportLab's two costly import-time patterns are compiled on first use, and match as compiled ones do."""
+"""PyYAML's and ReportLab's costly import-time patterns are compiled on first use, and match as compiled ones do."""
 
 from __future__ import annotations
 
@@ -10,18 +10,24 @@ import sys
 
 import pytest
 
-from generator.render.deferred_patterns import DEFERRED, DeferredPattern
+from generator.deferred_patterns import DEFERRED, DeferredPattern
+from generator.project import Project
 
 URI = DEFERRED["reportlab.platypus.paragraph"][0]
 CJK = DEFERRED["reportlab.lib.textsplit"][0]
+NON_PRINTABLE = DEFERRED["yaml.reader"][0]
 
 # What a fresh process that drew a rulebook finds: run in a new interpreter, where ReportLab is not imported yet.
 FRESH = """
 import inspect, json, re, sys
+from pathlib import Path
 import generator.render.documents.rulebook, generator.render.documents.sheets
-from generator.render.deferred_patterns import DeferredPattern, _Finder
-import reportlab.platypus.paragraph as paragraph, reportlab.lib.textsplit as textsplit
-deferred = {"uri": paragraph.uri_pat, "cjk": textsplit.rx}
+from generator.deferred_patterns import DeferredPattern, _Finder
+from generator.load import load_games
+from generator.project import Project
+import reportlab.platypus.paragraph as paragraph, reportlab.lib.textsplit as textsplit, yaml.reader
+load_games(Project.at(Path(sys.argv[1])))  # with libyaml's parser, PyYAML's own reader is never asked
+deferred = {"uri": paragraph.uri_pat, "cjk": textsplit.rx, "yaml": yaml.reader.Reader.NON_PRINTABLE}
 before = {name: isinstance(p, DeferredPattern) and not p.compiled for name, p in deferred.items()}
 split = paragraph._uri_split_pairs("https://example.com/rules/pirate-tricks/print.pdf")
 print(json.dumps({
@@ -35,11 +41,13 @@ print(json.dumps({
 """
 
 
-def test_a_fresh_process_defers_both_patterns_until_used_and_leaves_re_as_it_was() -> None:
-    done = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True, check=True)
+def test_a_fresh_process_defers_the_patterns_until_used_and_leaves_re_as_it_was(project: Project) -> None:
+    pytest.importorskip("yaml._yaml", reason="without libyaml PyYAML's own reader parses, and compiles its pattern")
+    done = subprocess.run([sys.executable, "-c", FRESH, str(project.root)], capture_output=True, text=True,
+                          check=True)
     found = json.loads(done.stdout)
-    # fails when a ReportLab upgrade changes either pattern's text: update DEFERRED to the new text
-    assert found["deferred_and_not_compiled"] == {"uri": True, "cjk": True}
+    # fails when a ReportLab or PyYAML upgrade changes a pattern's text: update DEFERRED to the new text
+    assert found["deferred_and_not_compiled"] == {"uri": True, "cjk": True, "yaml": True}
     assert found["compiled_after_use"] is True
     assert [tuple(pair) for pair in found["split"]] == [
         ("https://example.com/rules/pirate-tricks/", "print.pdf"),
@@ -72,6 +80,19 @@ def test_the_deferred_cjk_pattern_substitutes_as_the_compiled_one() -> None:
     assert DeferredPattern(*CJK).sub(r"\1\0 ", text) == re.compile(*CJK).sub(r"\1\0 ", text)
 
 
+@pytest.mark.parametrize("text", ["name: Nassau", "tab\there", "bell \x07", "nul \x00", "emoji 🏴\u200d☠️", "\ufffe"])
+def test_the_deferred_yaml_pattern_finds_what_the_compiled_one_finds(text: str) -> None:
+    expected, got = re.compile(*NON_PRINTABLE).search(text), DeferredPattern(*NON_PRINTABLE).search(text)
+    assert (got and got.span()) == (expected and expected.span())
+
+
+def test_pyyamls_own_reader_still_refuses_a_control_character() -> None:
+    import yaml
+
+    with pytest.raises(yaml.reader.ReaderError, match="special characters are not allowed"):
+        yaml.load("name: bell \x07", Loader=yaml.SafeLoader)  # the pure-Python reader, not libyaml's
+
+
 def test_a_deferred_pattern_compiles_once_on_first_use() -> None:
     pattern = DeferredPattern(r"\d+", 0)
     assert not pattern.compiled
@@ -84,6 +105,6 @@ def test_a_deferred_pattern_compiles_once_on_first_use() -> None:
 def test_install_does_nothing_for_modules_already_imported() -> None:
     import reportlab.platypus.paragraph  # noqa: F401  (imported by now in any case)
 
-    from generator.render.deferred_patterns import install
+    from generator.deferred_patterns import install
 
     assert install({"reportlab.platypus.paragraph": (URI,)}) is None

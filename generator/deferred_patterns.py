@@ -1,18 +1,20 @@
-"""Two of ReportLab's regular expressions compiled when first used, not when ReportLab is imported.
+"""Three regular expressions that PyYAML and ReportLab compile when imported, compiled when first used instead.
 
-Importing `reportlab.platypus` compiles, among others, `paragraph.uri_pat` (a web address, used only to
-split an address too long for its line) and `textsplit.rx` (CJK characters, used only when words are
-split by encoding). The first is case-insensitive over most of Unicode, so compiling it costs 30-40 ms,
-and the second 4 ms: some 7% of a one-card edit's fresh process, in every command that draws a rulebook,
-a score sheet or a report, for patterns a build of the shipped games never matches against.
+Importing ReportLab's paragraph module compiles `uri_pat` (a web address, used only to split an
+address too long for its line) and its text splitter `rx` (CJK characters, used only when words are
+split by encoding); importing PyYAML compiles `Reader.NON_PRINTABLE`, which only its pure-Python
+reader uses (the project parses with libyaml's where PyYAML has it). The first is case-insensitive
+over most of Unicode, so compiling it costs 30-40 ms; the other two 4 and 6 ms: together some 8% of
+a one-card edit's fresh process, for patterns a build of the shipped games never uses.
 
-`install` (run by `generator.render`'s package, before any of its modules imports ReportLab) puts a
-finder on `sys.meta_path` that, for those two modules alone, runs their code with `re.compile` handing
-back a `DeferredPattern` for those two patterns (every other call compiles as usual); the finder then
-takes itself off. A deferred pattern compiles the same pattern with the same flags on its first
-attribute use, so matching gives what the compiled pattern gives. Both modules use the pattern only
-through its methods (`uri_pat.match`, `rx.sub`); `tests/render/test_deferred_patterns.py` holds them to it.
-If ReportLab is already imported, or its patterns change in a new version, nothing is deferred.
+`install` (run by the `generator` package, before anything imports PyYAML or ReportLab) puts a
+finder on `sys.meta_path` that, for those three modules alone, runs their code with `re.compile`
+handing back a `DeferredPattern` for exactly those patterns (every other call compiles as usual);
+the finder takes itself off once all three are imported. A deferred pattern compiles the same
+pattern with the same flags on its first attribute use, so it matches as the compiled one does. The
+modules use the patterns only through their methods (`uri_pat.match`, `rx.sub`,
+`NON_PRINTABLE.search`); `tests/test_deferred_patterns.py` holds them to it. A module imported
+before `install`, or whose pattern changed in a new version, simply compiles as it always did.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-# module -> the (pattern, flags) it compiles when imported that are deferred, as ReportLab 4-5 writes them
+# module -> the (pattern, flags) it compiles when imported that are deferred, as ReportLab 5.1 and PyYAML 6 write them
 DEFERRED: dict[str, tuple[tuple[str, int], ...]] = {
     "reportlab.platypus.paragraph": ((
         "(^(?:[a-z0-9\\.\\-\\+]*)://)(?:\\S+(?::\\S*)?@)?(?:(?:25[0-5]|2[0-4]\\d|[0-1]?\\d?\\d)(?:\\.(?:25[0-5]|"
@@ -34,6 +36,7 @@ DEFERRED: dict[str, tuple[tuple[str, int], ...]] = {
         "[a-z\xa1-\uffff0-9])?(?:\\.(?!-)[a-z\xa1-\uffff0-9-]{1,63}(?<!-))*\\.(?!-)(?:[a-z\xa1-\uffff-]{2,63}|"
         "xn--[a-z0-9]{1,59})(?<!-)\\.?|localhost))(?::\\d{2,5})?(?:[/?#][^\\s]*)?\\Z", re.I),),
     "reportlab.lib.textsplit": (("([\u2e80-\uffff])", re.UNICODE),),
+    "yaml.reader": (("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]", 0),),
 }
 
 
