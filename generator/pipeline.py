@@ -380,7 +380,9 @@ def _warm_up() -> None:
                    "generator.render.documents.sheets", "reportlab.platypus",
                    # what document jobs import as they run (the rulebooks' print plan, fillable score sheets)
                    "generator.render.print_plan", "generator.render.facestyle", "generator.render.mixed",
-                   "generator.render.two_up", "reportlab.pdfbase.acroform", "encodings.unicode_escape"):
+                   "generator.render.two_up", "reportlab.pdfbase.acroform", "encodings.unicode_escape",
+                   # what a worker imports as it starts (`build._serve`), before its first job: a few ms of each fork
+                   "queue", "generator.workers"):
         importlib.import_module(module)
     from generator.render.fonts import register_fonts
 
