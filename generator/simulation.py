@@ -229,7 +229,8 @@ class Balance:
 
 @dataclass(frozen=True)
 class Summary:
-    """A whole run. `length`, `groups` and `cards` keep the order the simulator gave them."""
+    """A whole run. `length` and `cards` keep the order the simulator gave them; a group's sources come
+    largest mean first (as the balance table orders them by share)."""
 
     game: str
     title: str

@@ -129,6 +129,22 @@ def test_cli_reports_balance_in_json_and_warns_in_text(tmp_path, capsys: pytest.
     assert re.search(r"WARNING: source \S+ earns \d+\.\d% of all points \(95% CI \d+\.\d% to \d+\.\d%\)", out), out
 
 
+def test_the_by_source_table_lists_sources_in_the_balance_tables_order(tmp_path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Both tables show the same sources (the one with spread, the other with shares): largest first in both,
+    not alphabetical in one and by share in the other."""
+    from tests.helpers import copy_sources
+    root = str(copy_sources(tmp_path).root)
+    code, out, _err = run_pnp(capsys, "-q", "--root", root, "simulate", "pirate-tricks", "-n", "40", "--seed", "3")
+    assert code == 0
+    by_source = out.split("loon by source")[1].split("\n\n")[0].splitlines()[2:]
+    balance = out.split("\nsource ")[1].split("\n  (share")[0].splitlines()[2:]
+    names = [line.split()[0] for line in by_source]
+    means = [float(line.split()[1]) for line in by_source]
+    assert means == sorted(means, reverse=True) and names[-1] == "bids"  # the bids' penalties come last
+    assert names == [line.split()[0] for line in balance]
+
+
 def test_the_gallery_headline_carries_the_warnings(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.helpers import copy_sources
     project = copy_sources(tmp_path)
