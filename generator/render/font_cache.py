@@ -9,7 +9,7 @@ the package's own files), ReportLab's version and its `ttfonts.py`, and Python's
 loaded from the cache has the same attributes as a parsed one (checked before it is stored, see
 `_storable`), so PDFs are the same bytes either way.
 
-Safety: entries sit in the per-user folder of compiled templates (`template_cache.user_folder`,
+Safety: entries sit in the per-user folder of compiled templates (`user_cache.user_folder`,
 created private, used only when it is this user's and nobody else may write to it; the same
 switch turns both off). They are pickles this process loads, so they get the same trust as
 Python's own `__pycache__` or the compiled templates beside them; projects never choose a path
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from generator.render.template_cache import private_folder, store_entry, user_folder
+from generator.user_cache import private_folder, store_entry, user_folder
 
 _HEADER = b"pirate-press ttfont 1\n"
 _SCALE_PROBES = (0, 1, -7, 513, 1000, 2048, 65535)

@@ -8,11 +8,9 @@ the source files of the environment's own code and of every filter, test and `fi
 (Jinja calls those while compiling, to fold constants). Any change gives a new key; an
 entry is never stale, only unused.
 
-Safety: the folder is per user, outside output/ (`$PIRATE_PRESS_CACHE_DIR`, else
-`$XDG_CACHE_HOME/pirate-press/templates`, else `~/.cache/pirate-press/templates`;
-`PIRATE_PRESS_CACHE_DIR=off` turns the cache off). It is created private (0700) and used
-only when it belongs to this user and nobody else may write to it: its entries are code
-this process runs, so they get the same trust as Python's own `__pycache__`. What is
+Safety: the folder is the per-user one (`generator.user_cache`: outside output/, private,
+`PIRATE_PRESS_CACHE_DIR=off` turns it off): its entries are code this process runs, so they get
+the same trust as Python's own `__pycache__`. What is
 stored is only what Jinja's sandboxed compiler produced; templates never choose a path
 (entries are named by the key's hash). Writes are atomic; an unreadable or damaged
 entry is compiled again; a folder that cannot be written just means no cache.
@@ -27,46 +25,20 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-ENV_FOLDER = "PIRATE_PRESS_CACHE_DIR"
-OFF = "off"
+from generator.user_cache import private_folder, store_entry, user_folder
+
 _HEADER = b"pirate-press jinja code 1\n"
 _LEXER_SETTINGS = (
     "block_start_string", "block_end_string", "variable_start_string", "variable_end_string",
     "comment_start_string", "comment_end_string", "line_statement_prefix", "line_comment_prefix",
     "trim_blocks", "lstrip_blocks", "newline_sequence", "keep_trailing_newline", "optimized", "is_async",
 )
-
-
-def user_folder(environ: dict[str, str] | None = None) -> Path | None:
-    """Where this user's compiled templates live, or None when the cache is turned off."""
-    env = os.environ if environ is None else environ
-    chosen = env.get(ENV_FOLDER, "")
-    if chosen.strip().lower() == OFF:
-        return None
-    if chosen:
-        return Path(chosen)
-    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pirate-press" / "templates"
-
-
-def private_folder(folder: Path) -> bool:
-    """Create the folder 0700 if missing; usable only if it is ours and nobody else may write to it."""
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = folder.stat()
-    except OSError:
-        return False
-    if os.name != "posix":
-        return True
-    return info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
 def _module_files(functions: Iterable[Any]) -> list[str]:
@@ -172,19 +144,3 @@ class CodeCache:
 
     def _store(self, path: Path, digest: str, code: Any) -> None:
         store_entry(path, _HEADER + digest.encode() + b"\n" + marshal.dumps(code))
-
-
-def store_entry(path: Path, data: bytes) -> None:
-    """Write a cache entry whole (a temporary file in the same folder, then a rename), or not at all: a full
-    disk or a read-only home only means the next process computes it again."""
-    try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass

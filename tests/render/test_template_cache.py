@@ -10,7 +10,8 @@ import jinja2
 import pytest
 
 from generator.render.sandbox import LimitedEnvironment, TemplateLimit
-from generator.render.template_cache import CodeCache, user_folder
+from generator.render.template_cache import CodeCache
+from generator.user_cache import user_folder
 
 SOURCE = "{% for n in names %}{{ n|upper }}{{ ',' if not loop.last }}{% endfor %} {{ 6 * 7 }}"
 
