@@ -7,14 +7,16 @@ a tenth of a fresh process's imports. What `exec` compiles depends only on that 
 interpreter, so the code can be kept: `dataclasses` finds `exec` among its own module's globals
 before the builtins, and `install` puts there `MethodCode.exec`, which runs the code compiled
 before for the same text and compiles only texts it has not seen (as `exec` would: file
-"<string>", no `__future__` flags inherited). A class is made from the same code either way, so
-it behaves exactly the same.
+"<string>", no `__future__` flags inherited). A class's methods are made from the same code either
+way, so they behave the same (two classes whose generated text is the same may now share one code
+object, which nothing in the project looks at).
 
 The texts and their code live in one file of the per-user cache folder (`user_cache`), named by
 the interpreter's version, bytecode tag and optimisation level. It is read when the first class is
 made after `install`, and written again at exit by a process that compiled anything new (never by a
-forked worker): the entries it had, plus the new ones, or only those this process used once more
-than `MAX_ENTRIES` would be kept. An unreadable or damaged file is ignored and everything compiles.
+forked worker, which ends without exit handlers and is not the owner): the entries it read, those
+another process wrote meanwhile and the new ones, or only those this process used once more than
+`MAX_ENTRIES` would be kept. An unreadable or damaged file is ignored and everything compiles.
 
 Only the `pnp` process installs it (`cli.main` without arguments): importing `generator` as a
 library leaves `dataclasses` alone. A Python whose `dataclasses` makes methods without calling
@@ -76,7 +78,7 @@ class MethodCode:
         """Write the file again if this process (not a forked worker) compiled anything new."""
         if self.path is None or not self.made or os.getpid() != self.owner:
             return
-        entries = {**self._known(), **self.made}
+        entries = {**self._known(), **_read(self.path), **self.made}  # with what another process wrote meanwhile
         if len(entries) > MAX_ENTRIES:  # old texts pile up as classes change: keep what this process used
             entries = {text: code for text, code in entries.items() if text in self.used or text in self.made}
         store_entry(self.path, HEADER + marshal.dumps(entries))

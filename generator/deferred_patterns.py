@@ -1,20 +1,24 @@
 """Three regular expressions that PyYAML and ReportLab compile when imported, compiled when first used instead.
 
 Importing ReportLab's paragraph module compiles `uri_pat` (a web address, used only to split an
-address too long for its line) and its text splitter `rx` (CJK characters, used only when words are
-split by encoding); importing PyYAML compiles `Reader.NON_PRINTABLE`, which only its pure-Python
-reader uses (the project parses with libyaml's where PyYAML has it). The first is case-insensitive
-over most of Unicode, so compiling it costs 30-40 ms; the other two 4 and 6 ms: together some 8% of
-a one-card edit's fresh process, for patterns a build of the shipped games never uses.
+address too long for its line) and its text splitter's `rx` (CJK characters, used only by
+`cjkwrap`, which fails under Python 3 before it gets there); importing PyYAML compiles
+`Reader.NON_PRINTABLE`, which only its pure-Python reader uses (the project parses with libyaml's
+where PyYAML has it). The first is case-insensitive over most of Unicode, so compiling it costs
+30-40 ms; the other two 4 and 6 ms: together some 8% of a one-card edit's fresh process, for
+patterns a build of the shipped games never uses.
 
-`install` (run by the `generator` package, before anything imports PyYAML or ReportLab) puts a
-finder on `sys.meta_path` that, for those three modules alone, runs their code with `re.compile`
-handing back a `DeferredPattern` for exactly those patterns (every other call compiles as usual);
-the finder takes itself off once all three are imported. A deferred pattern compiles the same
-pattern with the same flags on its first attribute use, so it matches as the compiled one does. The
-modules use the patterns only through their methods (`uri_pat.match`, `rx.sub`,
-`NON_PRINTABLE.search`); `tests/test_deferred_patterns.py` holds them to it. A module imported
-before `install`, or whose pattern changed in a new version, simply compiles as it always did.
+`install` (run by the `pnp` process, `cli.main`, before anything imports PyYAML or ReportLab;
+importing `generator` as a library changes nothing) puts a finder on `sys.meta_path` that, for
+those three modules alone, runs their code while `re.compile` hands back a `DeferredPattern` for
+exactly those patterns, in the thread running that code (every other call, and every other thread,
+compiles as usual); `re.compile` is itself again once no such module is running, and the finder
+takes itself off once all three are imported. A deferred pattern compiles the same pattern with the
+same flags on its first attribute use, so it matches as the compiled one does. ReportLab 5.1 and
+PyYAML 6 use these patterns only through their methods (`uri_pat.match`, `rx.sub`,
+`NON_PRINTABLE.search`); `tests/test_deferred_patterns.py` runs each of those uses against a
+deferred pattern. A module imported before `install`, or whose pattern changed in a new version,
+compiles as it always did.
 """
 
 from __future__ import annotations
@@ -53,18 +57,64 @@ class DeferredPattern:
         return self._compiled is not None
 
     def _pattern(self) -> re.Pattern[str]:
-        with self._lock:
-            if self._compiled is None:
-                self._compiled = re.compile(*self._source)
-            return self._compiled
+        compiled = self._compiled
+        if compiled is None:
+            with self._lock:
+                if self._compiled is None:
+                    self._compiled = re.compile(*self._source)
+                compiled = self._compiled
+        return compiled
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # copy, pickle and the like ask for dunders: not the pattern's business
             raise AttributeError(name)
         return getattr(self._pattern(), name)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy or a pickle is the compiled pattern
+        return re.compile, self._source
+
     def __repr__(self) -> str:
         return f"DeferredPattern({self._source[0][:40]!r}..., compiled={self.compiled})"
+
+
+class _Deferring:
+    """`re.compile` while one of the listed modules runs its code: the patterns that module lists come back
+    deferred in the thread running it; any other call compiles. It replaces `re.compile` while at least one
+    such module runs (in any thread) and puts the original back when the last one is done."""
+
+    def __init__(self) -> None:
+        self._original: Callable[..., Any] | None = None
+        self._running = 0
+        self._lock = threading.Lock()  # held only to swap, never while a module runs: no import waits on it
+        self._local = threading.local()  # this thread's stack of deferred pattern sets
+
+    def run(self, deferred: frozenset[tuple[str, int]], module_code: Callable[[], None]) -> None:
+        stack = self._local.__dict__.setdefault("stack", [])
+        with self._lock:
+            if self._running == 0:
+                self._original = re.compile
+                re.compile = self._compile
+            self._running += 1
+        stack.append(deferred)
+        try:
+            module_code()
+        finally:
+            stack.pop()
+            with self._lock:
+                self._running -= 1
+                if self._running == 0 and self._original is not None:
+                    re.compile, self._original = self._original, None
+
+    def _compile(self, pattern: Any, flags: int = 0) -> Any:
+        stack = self._local.__dict__.get("stack")
+        if stack and (pattern, int(flags)) in stack[-1]:
+            return DeferredPattern(pattern, flags)
+        original = self._original
+        return (original if original is not None else _RE_COMPILE)(pattern, flags)
+
+
+_RE_COMPILE = re.compile  # the real one, for a call that reaches `_compile` after it was swapped back
+_DEFERRING = _Deferring()  # the process's one swap of `re.compile`: a shared function needs one owner
 
 
 class _DeferringLoader:
@@ -84,18 +134,7 @@ class _DeferringLoader:
         return getattr(self._loader, name)
 
     def exec_module(self, module: ModuleType) -> None:
-        original = re.compile
-
-        def compile_or_defer(pattern: Any, flags: int = 0) -> Any:
-            if (pattern, int(flags)) in self._deferred:
-                return DeferredPattern(pattern, flags)
-            return original(pattern, flags)
-
-        re.compile = compile_or_defer
-        try:
-            self._loader.exec_module(module)
-        finally:
-            re.compile = original
+        _DEFERRING.run(self._deferred, lambda: self._loader.exec_module(module))
 
 
 class _Finder:
@@ -106,14 +145,15 @@ class _Finder:
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        deferred = self._waiting.pop(fullname, None)
+        deferred = self._waiting.get(fullname)
         if deferred is None:
             return None
-        if not self._waiting:
-            _remove(self)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
         if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
-            return spec
+            return None  # not found here: the finders after this one look as usual
+        del self._waiting[fullname]
+        if not self._waiting:
+            _remove(self)  # the import system stops looking once a spec is found, so nothing is skipped
         spec.loader = _DeferringLoader(spec.loader, deferred)  # type: ignore[assignment]  # a loader by protocol
         return spec
 

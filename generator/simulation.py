@@ -229,8 +229,8 @@ class Balance:
 
 @dataclass(frozen=True)
 class Summary:
-    """A whole run. `length` and `cards` keep the order the simulator gave them; a group's sources come
-    largest mean first (as the balance table orders them by share)."""
+    """A whole run. `length` and `cards` keep the order the simulator gave them; a group's entries come
+    largest mean first (for points by source, the balance table's order by share)."""
 
     game: str
     title: str

@@ -1,11 +1,12 @@
 """The per-user cache folder: compiled templates, font metrics and dataclass method code kept between processes.
 
 Where: `$PIRATE_PRESS_CACHE_DIR`, else `$XDG_CACHE_HOME/pirate-press/templates`, else
-`~/.cache/pirate-press/templates`; `PIRATE_PRESS_CACHE_DIR=off` turns every such cache off. Its
-entries are code and data this process uses as they are, so the folder is created private (0700)
-and used only when it belongs to this user and nobody else may write to it: the trust Python gives
-its own `__pycache__`. Entries are written whole or not at all; whatever cannot be read or written
-is simply computed again.
+`~/.cache/pirate-press/templates` (named for its first use); `PIRATE_PRESS_CACHE_DIR=off`, or no home
+folder, turns every such cache off. Its entries are code and data this process uses as they are, so
+the folder is created private (0700) and used only when it belongs to this user and nobody else may
+write to it: the trust Python gives its own `__pycache__`. Restoring someone else's copy of it (a CI
+cache of `~/.cache`, say) means running what they ran. Entries are written whole or not at all;
+whatever cannot be read or written is simply computed again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,12 @@ def user_folder(environ: dict[str, str] | None = None) -> Path | None:
         return None
     if chosen:
         return Path(chosen)
-    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = env.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home folder to be found: no cache (it only ever saves time)
+            return None
     return Path(base) / "pirate-press" / "templates"
 
 

@@ -102,12 +102,30 @@ def test_a_damaged_file_is_ignored_and_written_anew(tmp_path: Path) -> None:
         assert MethodCode(path)._known().keys() == {"def f():\n return 1\n"}
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is what build workers use; without it, none is forked")
 def test_a_forked_worker_never_writes(tmp_path: Path) -> None:
     cache = MethodCode(tmp_path / file_name())
-    cache.exec("x = 1\n", {}, {})
-    cache.owner = os.getpid() + 1  # as in a worker forked after the cache was made
-    cache.save()
+    child = os.fork()
+    if child == 0:  # the worker: it compiled something, and even if its exit handlers ran, it writes nothing
+        try:
+            cache.exec("x = 1\n", {}, {})
+            cache.save()
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
     assert not (tmp_path / file_name()).exists()
+    cache.exec("y = 1\n", {}, {})  # the process that made the cache does write
+    cache.save()
+    assert set(MethodCode(tmp_path / file_name())._known()) == {"y = 1\n"}
+
+
+def test_save_keeps_what_another_process_wrote_meanwhile(tmp_path: Path) -> None:
+    first, second = MethodCode(tmp_path / file_name()), MethodCode(tmp_path / file_name())
+    first.exec("a = 1\n", {}, {})
+    second.exec("b = 1\n", {}, {})  # both started before either wrote
+    first.save()
+    second.save()
+    assert set(MethodCode(tmp_path / file_name())._known()) == {"a = 1\n", "b = 1\n"}
 
 
 def test_past_the_cap_only_what_this_process_used_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -122,10 +140,15 @@ def test_past_the_cap_only_what_this_process_used_is_kept(tmp_path: Path, monkey
     assert set(MethodCode(path)._known()) == {"old0 = 1\n", "new = 1\n"}
 
 
-def test_no_cache_when_turned_off_or_the_folder_is_not_private(tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_cache_when_turned_off_homeless_or_the_folder_is_not_private(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIRATE_PRESS_CACHE_DIR", "off")
     assert install() is None
+    monkeypatch.delenv("PIRATE_PRESS_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.setattr(Path, "home", classmethod(lambda cls: (_ for _ in ()).throw(RuntimeError("no home"))))
+    assert install() is None  # a command still runs, without the cache
     shared = tmp_path / "shared"
     shared.mkdir(mode=0o777)
     shared.chmod(0o777)  # anyone may write there: code read from it would not be this user's

@@ -116,7 +116,7 @@ def summarize(aggregate: Aggregate, *, game: str, title: str, bots: tuple[str, .
         else:
             name = key if key not in length else f"{key} (engine)"  # never hide the runner's own count
             length[name] = _figure(tally)
-    # a group's sources largest first, as the balance table orders the same sources by share
+    # a group's entries largest mean first: for a game's points by source, the balance table's order by share
     groups = {head: dict(sorted(entries.items(), key=lambda item: (-item[1].mean, item[0])))
               for head, entries in groups.items()}
     solo = None
