@@ -10,10 +10,10 @@ entry is never stale, only unused.
 
 Safety: the folder is the per-user one (`generator.user_cache`: outside output/, private,
 `PIRATE_PRESS_CACHE_DIR=off` turns it off): its entries are code this process runs, so they get
-the same trust as Python's own `__pycache__`. What is
-stored is only what Jinja's sandboxed compiler produced; templates never choose a path
-(entries are named by the key's hash). Writes are atomic; an unreadable or damaged
-entry is compiled again; a folder that cannot be written just means no cache.
+the same trust as Python's own `__pycache__`. What is stored is only what Jinja's sandboxed
+compiler produced; templates never choose a path (entries are named by the key's hash). Writes
+are atomic; an unreadable or damaged entry is compiled again; a folder that cannot be written
+just means no cache.
 
 Beside the code, `plain` keeps plain data found by parsing (marshal's str, int, tuples, None):
 what a layout template reads and a layout file's parsed tree (`render.layout`), keyed by their
