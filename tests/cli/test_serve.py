@@ -41,10 +41,17 @@ def _lines(process: subprocess.Popen[str]) -> queue.Queue[str]:
 def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp_path: Path) -> None:
     project = copy_sources(tmp_path / "project")
     cards = project.data_dir / "counterattack" / "cards.yaml"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "serve", "counterattack", "--paper", "a4", "--port", "0"],
-        cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "CI": "1"},
-    )
+    # The test ends pnp serve with Ctrl-C (SIGINT). A test run started in the background by a non-interactive
+    # shell ignores SIGINT, and a child would inherit that: with a handler here, the child starts with the default.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "generator", "serve", "counterattack", "--paper", "a4", "--port", "0"],
+            cwd=project.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "CI": "1"},
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     lines = _lines(process)
     try:
         serving = lines.get(timeout=60)
