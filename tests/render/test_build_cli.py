@@ -122,3 +122,10 @@ def test_sheet_file_names_say_how_to_print_them(fresh_project, duplex, ending) -
     assert result.exit_code == 0, result.output
     names = [p.name for p in (fresh_project.output_dir / "counterattack").glob("*.pdf")]
     assert names == [f"counterattack-main-a4-{ending}.pdf"]  # main's backs are all alike: fronts only with none
+
+
+def test_the_summary_line_names_papers_in_the_registry_order_whichever_came_first() -> None:
+    from generator.render.build import Summary
+
+    line = Summary(sheets={"letter": 38, "a4": 37}).line()  # a reused game's jobs may list Letter first
+    assert line.endswith("component sheets to print: 37 on a4, 38 on letter")
