@@ -21,6 +21,28 @@ from typing import Any
 SCHEMA = 3  # 3: `balance` (points by source, choices, ties, warnings); 2: start positions (`by_position`)
 
 
+# -- how its numbers read: one wording for the terminal table, the warnings and the PDF report --------------
+
+
+def format_pct(value: float) -> str:
+    """0.1234 -> '12.3%'."""
+    return f"{100 * value:.1f}%"
+
+
+def format_interval(low: float, high: float) -> str:
+    """(-0.469, -0.444) -> '-46.9% to -44.4%': a dash between two signed bounds would read '-46.9%--44.4%'."""
+    return f"{format_pct(low)} to {format_pct(high)}"
+
+
+def format_num(value: Any) -> str:
+    """Integers as they are, other numbers to two places, None as a dash."""
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.2f}"
+
+
 @dataclass(frozen=True)
 class Moments:
     """Count, mean, sample sd, min and max of one figure (min and max are None when n is 0)."""
@@ -77,6 +99,11 @@ class Rate:
     def from_json(cls, data: Mapping[str, Any]) -> Rate:
         low, high = data["ci95"]
         return cls(int(data["wins"]), int(data["trials"]), float(data["rate"]), (float(low), float(high)))
+
+
+def format_ci(rate: Rate) -> str:
+    """A rate's 95% interval."""
+    return format_interval(*rate.ci95)
 
 
 @dataclass(frozen=True)

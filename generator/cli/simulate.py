@@ -22,8 +22,16 @@ from generator.cli.table import format_table
 from generator.errors import UsageError
 from generator.load.overrides import Override, parse_overrides
 from generator.project import atomic_writer, refuse_unless_plain
-from generator.render.report import format_ci, format_interval, format_num, format_pct
-from generator.simulation import Balance, Histogram, Moments, Summary
+from generator.simulation import (
+    Balance,
+    Histogram,
+    Moments,
+    Summary,
+    format_ci,
+    format_interval,
+    format_num,
+    format_pct,
+)
 
 if TYPE_CHECKING:
     from generator.engine.base import Rules

@@ -19,8 +19,7 @@ from generator.cli.simulate import _progress, load_rules, scheduler_option, seat
 from generator.cli.table import format_table
 from generator.load.overrides import Override, parse_overrides
 from generator.project import refuse_unless_plain, write_atomic
-from generator.render.report import format_num
-from generator.simulation import MetricValue, Sweep, SweepPoint
+from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
 
 
 @click.command("sweep")

@@ -207,10 +207,8 @@ class Summary:
 
     def line(self) -> str:
         total = len(self.written) + len(self.unchanged)
-        order = list(PAPERS)  # the registry's order, whichever game's jobs came first (a reused game's, say)
-        ranked = sorted(self.sheets.items(), key=lambda item: (order.index(item[0]) if item[0] in order
-                                                               else len(order), item[0]))
-        papers = ", ".join(f"{count} on {paper}" for paper, count in ranked)
+        # the registry's order, whichever game's jobs came first (a reused game's, say)
+        papers = ", ".join(f"{self.sheets[paper]} on {paper}" for paper in PAPERS if paper in self.sheets)
         return (f"built {total} files ({len(self.written)} written, {len(self.unchanged)} unchanged; "
                 f"{len(self.ran)} jobs run, {len(self.skipped)} up to date)"
                 + (f"; component sheets to print: {papers}" if papers else ""))

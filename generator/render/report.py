@@ -22,7 +22,19 @@ from reportlab.lib.units import mm
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
-from generator.simulation import Balance, Histogram, MetricValue, Moments, Rate, Summary, Sweep
+from generator.simulation import (
+    Balance,
+    Histogram,
+    MetricValue,
+    Moments,
+    Rate,
+    Summary,
+    Sweep,
+    format_ci,
+    format_interval,
+    format_num,
+    format_pct,
+)
 
 PALETTE = [colors.HexColor(c) for c in ("#1f3b57", "#c8962c", "#b3261e", "#2e7d32", "#4a3b6b", "#5d7f99",
                                           "#8d6e63", "#00838f")]
@@ -35,26 +47,6 @@ def _styles() -> dict[str, ParagraphStyle]:
         "body": ParagraphStyle("body", fontName="Sans", fontSize=9.5, leading=12.5),
         "note": ParagraphStyle("note", fontName="Sans-Italic", fontSize=8.5, leading=11, textColor=colors.grey),
     }
-
-
-def format_pct(value: float) -> str:
-    """0.1234 -> '12.3%' (shared with the terminal report)."""
-    return f"{100 * value:.1f}%"
-
-
-def format_interval(low: float, high: float) -> str:
-    """(-0.469, -0.444) -> '-46.9% to -44.4%' (shared with the terminal report): a dash between two signed
-    bounds would read '-46.9%--44.4%'."""
-    return f"{format_pct(low)} to {format_pct(high)}"
-
-
-def format_num(value: Any) -> str:
-    """Integers as they are, other numbers to two places, None as a dash."""
-    if value is None:
-        return "-"
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.2f}"
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> Table:
@@ -82,11 +74,6 @@ def _numeric(text: str) -> bool:
 def _moments_rows(entries: Mapping[str, Moments]) -> list[list[str]]:
     return [[key, format_num(m.mean), format_num(m.sd), format_num(m.min), format_num(m.max)]
             for key, m in entries.items()]
-
-
-def format_ci(rate: Rate) -> str:
-    """A rate's 95% interval (shared with the terminal report)."""
-    return format_interval(*rate.ci95)
 
 
 def _horizontal_bars(chart: HorizontalBarChart, labels: Sequence[str], colour: Any) -> None:

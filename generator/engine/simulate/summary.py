@@ -34,6 +34,9 @@ from generator.simulation import (
     Solo,
     SourceRow,
     Summary,
+    format_ci,
+    format_interval,
+    format_pct,
 )
 from generator.simulation import Histogram as HistogramSummary
 from generator.simulation import Moments as MomentsSummary
@@ -167,12 +170,12 @@ def balance_summary(tally: BalanceTally, max_share: float, max_edge: float) -> B
                                  _rate(tally.wins - counts.taker_wins, seats - counts.takers), takers.rate - fair))
     choices.sort(key=lambda row: (-row.edge, row.choice))
     tied = sum(tally.ties.values())
-    warnings = [f"source {row.source} earns {100 * row.share:.1f}% of all points "
-                f"(95% CI {100 * row.ci95[0]:.1f}% to {100 * row.ci95[1]:.1f}%), above the limit of {100 * max_share:.0f}%"
+    warnings = [f"source {row.source} earns {format_pct(row.share)} of all points "
+                f"(95% CI {format_interval(*row.ci95)}), above the limit of {100 * max_share:.0f}%"
                 for row in sources if row.share > max_share]
-    warnings += [f"choice {row.choice}: takers win {100 * row.takers.rate:.1f}% "
-                 f"(95% CI {100 * row.takers.ci95[0]:.1f}% to {100 * row.takers.ci95[1]:.1f}%) against "
-                 f"{100 * fair:.1f}% for a seat, more than {100 * max_edge:.0f} points above"
+    warnings += [f"choice {row.choice}: takers win {format_pct(row.takers.rate)} "
+                 f"(95% CI {format_ci(row.takers)}) against "
+                 f"{format_pct(fair)} for a seat, more than {100 * max_edge:.0f} points above"
                  for row in choices if row.edge > max_edge and row.takers.ci95[0] > fair]  # not a fluke of few takers
     return Balance(fair, tuple(sources), tuple(choices), _rate(tied, n), dict(sorted(tally.ties.items())),
                    max_share, max_edge, tuple(warnings))
