@@ -110,7 +110,7 @@ def test_sea_and_ship_effects_in_either_order_when_it_matters() -> None:
         s = fresh()
         put(s, RED, 5, "red B2")
         put(s, BLUE, 5, "red C3")
-        hand(s, RED, 4, 5, 5)  # 4: Trader, 1 gold per adjacent active ship; red B3 sets a rival on fire
+        hand(s, RED, 4, 5, 5)  # 4: Trader, 1 gold per adjacent active tile (either captain's); red B3 sets a rival on fire
         assert R.geometry.effect_key[SPACE["red b3"]] == "ignite"
         gold = s.gold[RED]
         act(s, "place 4 at red B3")
