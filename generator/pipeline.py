@@ -284,7 +284,7 @@ class BuildSession:
                 outcome.faces_drawn = sum(job_outcome.faces_drawn for job_outcome in outcome.jobs)
                 if not options.only:  # a partial build says nothing about the whole game
                     outcome.jobs += remove_obsolete(game, jobs, options, cache, self.project)
-                    self._record_game(game, options, reads, cache)
+                    self._record_game(game, options, reads, cache, jobs)
         finally:
             if started is not None:
                 started.close()  # refused or failed before its run
@@ -312,10 +312,16 @@ class BuildSession:
         except Exception:  # a broken game: validation (or the plan after it) says what is wrong, in one line
             return None
 
-    def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache) -> None:
+    def _record_game(self, game: Game, options: BuildOptions, reads: ReadSet, cache: BuildCache,
+                     planned: list[Job]) -> None:
+        """Keep what this build made of the game, for the next build with the same options to reuse.
+
+        Only this build's jobs count: the manifest also keeps jobs of other papers and exports (an earlier
+        `--png` or `--paper letter` build), whose files it leaves alone but which may no longer match the
+        data; the gallery must not link them, nor the summary count them."""
         from generator.render.gallery import collect
 
-        jobs = cache.jobs_of(game.id)
+        jobs = {job.label: cache.jobs[job.label] for job in planned if job.label in cache.jobs}
         outputs = [(self.project.output_dir / job.folder, file, stamp["sha256"])
                    for job in jobs.values() for file, stamp in job.files]
         cache.games.setdefault(game.id, {})["build"] = {

@@ -124,6 +124,22 @@ def test_a_renamed_card_leaves_no_stale_file(built: tuple[Project, dict]) -> Non
     assert not (png / "port-nassau-1.png").exists()
 
 
+def test_a_build_without_png_links_no_png_an_earlier_build_left(built: tuple[Project, dict]) -> None:
+    """The 300 dpi faces of an earlier `--png` build stay on disk, but after an edit they show the old card:
+    the gallery must not open them, and the summary counts only what this build's options make."""
+    project, _ = built
+    edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
+    options = BuildOptions(papers=("a4",), exports=("sheets", "preview"))
+    first = build(project, ["counterattack"], options)
+    again = build(project, ["counterattack"], options)
+    html = (project.output_dir / "index.html").read_text()
+    assert (project.output_dir / "counterattack" / "png" / "port-nassau-1.png").is_file()  # left alone, not linked
+    assert "/png/" not in html and 'data-large=""' in html
+    assert again.summary.ran == []
+    assert len(again.summary.skipped) == len(first.summary.ran) + len(first.summary.skipped)
+    assert sorted(again.summary.written + again.summary.unchanged) == sorted(first.summary.written + first.summary.unchanged)
+
+
 def test_gallery_lists_games_components_previews_and_files(built: tuple[Project, dict]) -> None:
     project, _ = built
     html = (project.output_dir / "index.html").read_text()
