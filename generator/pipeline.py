@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.engine.registry import REGISTRY, Registry
-from generator.errors import Refused, UsageError
+from generator.errors import DataError, Refused, UsageError
 from generator.model import Game
 from generator.project import Project, clean_temporaries
 from generator.readgate import ReadGate, ReadSet
@@ -222,6 +222,9 @@ class BuildSession:
             with self.gate.recording() as reads:
                 report = validate_game(self.load(game_id), self.project, self.registry, sides, share_parses=True)
             record["sides"] = sides.current
+            broken = next((check for check in report.failures() if check.broken), None)
+            if broken is not None:  # bad data, not a bad deck: exit 2 with its file:line, and --force cannot help
+                raise DataError(broken.actual, broken.location)
             outcome.validated = True
             outcome.valid = report.ok
             outcome.failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location

@@ -58,12 +58,16 @@ class GameReport:
         }
 
 
-def _guarded(name: str, provider: Callable[[], list[Check]]) -> list[Check]:
-    """A DataError inside a check provider (a missing rules key...) becomes a failed check, not a crash."""
+def _guarded(name: str, provider: Callable[[], list[Check]], broken: bool = True) -> list[Check]:
+    """A DataError inside a check provider (a missing rules key...) becomes a failed check, not a crash.
+
+    `broken`: a build meets the same error (a template or layout that cannot be read or drawn), so the build
+    reports it as bad data rather than as a deck it may build anyway with --force; the engine's own checks
+    are not (a build draws without them)."""
     try:
         return provider()
     except DataError as exc:
-        return [Check(name, "readable data", exc.message, False, exc.location)]
+        return [Check(name, "readable data", exc.message, False, exc.location, broken=broken)]
 
 
 def document_checks(game: Game, project: Project, share: bool = False) -> list[Check]:
@@ -112,7 +116,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
-    report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game))
+    report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:
         report.checks += [check for layout_part, _ in by_side for check in layout_part]
@@ -180,13 +184,14 @@ def _checks_by_side(game: Game, project: Project, known: SideChecks | None
 def _check_to_json(check: Check) -> dict[str, Any]:
     where = check.location
     return {"name": check.name, "expected": check.expected, "actual": check.actual, "ok": check.ok,
-            "players": check.players, "location": [where.file, where.line, where.column] if where else None}
+            "players": check.players, "location": [where.file, where.line, where.column] if where else None,
+            "broken": check.broken}
 
 
 def _check_from_json(data: Mapping[str, Any]) -> Check:
     where = data["location"]
     return Check(data["name"], data["expected"], data["actual"], data["ok"],
-                 Location(where[0], where[1], where[2]) if where else None, data["players"])
+                 Location(where[0], where[1], where[2]) if where else None, data["players"], data.get("broken", False))
 
 
 def validate_games(games: list[Game], project: Project, registry: Registry = REGISTRY) -> list[GameReport]:

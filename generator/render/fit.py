@@ -74,7 +74,7 @@ def side_checks(side: PrintableSide) -> list[Check]:
     name = f"layout {side.layout_name} ({side.component.id} {side.side})"
     if side.error is not None or side.layout is None:
         error = side.error or DataError("no layout", side.component.location)
-        return [Check(name, "loads and renders for every item", error.message, False, error.location)]
+        return [Check(name, "loads and renders for every item", error.message, False, error.location, broken=True)]
     layout, resolved = side.layout, list(side.faces)
     checks = [Check(name, "loads and renders for every item", f"{len(resolved)} items", True,
                     layout.where)]

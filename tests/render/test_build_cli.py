@@ -81,6 +81,22 @@ def test_a_broken_layout_stops_the_build_with_file_and_line(fresh_project, capsy
     assert not (fresh_project.output_dir / "counterattack" / "counterattack-port-a4-duplex-long.pdf").exists()
 
 
+@pytest.mark.parametrize("force", [False, True])
+def test_a_layout_that_cannot_load_is_bad_data_not_an_invalid_deck(fresh_project, capsys, force) -> None:
+    """Exit 2 with the file:line first, with or without --force: no hint to force what cannot be drawn."""
+    from generator.cli import main
+
+    cards = fresh_project.data_dir / "counterattack" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("front: counterattack/port\n", "front: counterattack/prot\n", 1))
+    with pytest.raises(SystemExit) as exited:
+        main(["--root", str(fresh_project.root), "build", *(["--force"] if force else [])])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pnp: data/counterattack/cards.yaml:") and "counterattack/prot" in err
+    assert "--force" not in err and "fails validation" not in err and len(err.splitlines()) == 1
+    assert not (fresh_project.output_dir / "counterattack").exists()
+
+
 def test_build_refuses_an_invalid_deck_without_force(fresh_project, capsys) -> None:
     from generator.cli import main
 
