@@ -31,14 +31,27 @@ def test_the_plan_says_how_to_print_each_sheet_from_its_real_pages(project, game
     assert seen == 5  # every game's sheets: score sheet, campaign log, loon ledger, screen, score pad
 
 
-def test_a_sheet_that_runs_over_on_one_paper_only_is_counted_on_each(project, games) -> None:
-    """The campaign log's three games fill a landscape letter page but run over on A4 (shorter)."""
+def test_the_campaign_log_fits_one_landscape_page_on_each_paper(project, games) -> None:
     game = games["counterattack"]
     template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "campaign-log")
-    pages = {paper: lay_out_sheet(game, project, template, paper).pages for paper in ("a4", "letter")}
+    assert {paper: lay_out_sheet(game, project, template, paper).pages for paper in ("a4", "letter")} == \
+        {"a4": 1, "letter": 1}
+
+
+def test_a_sheet_that_runs_over_on_one_paper_only_is_counted_on_each(copy_project) -> None:
+    """Landscape A4 is shorter than landscape letter: a campaign log grown by a small gap
+    fills a letter page but runs over on A4 (2 mm is enough: the log fills A4 almost to its margin), and each
+    paper's plan says so."""
+    from generator.load import load_game
+
+    template = copy_project.templates_dir / "sheets" / "counterattack" / "campaign-log.md.j2"
+    text = template.read_text()
+    template.write_text(text.replace("{% for g in range(1, games + 1) -%}", "::: spacer 2\n\n{% for g in range(1, games + 1) -%}", 1))
+    game = load_game(copy_project, "counterattack")
+    pages = {paper: lay_out_sheet(game, copy_project, template, paper).pages for paper in ("a4", "letter")}
     assert pages == {"a4": 2, "letter": 1}
     for paper, count in pages.items():
-        entry = next(f for f in print_plan(game, project, BuildOptions(papers=(paper,)), paper).files
+        entry = next(f for f in print_plan(game, copy_project, BuildOptions(papers=(paper,)), paper).files
                      if f.name == f"counterattack-campaign-log-{paper}.pdf")
         assert (entry.sides == "one side") == (count == 1)
 

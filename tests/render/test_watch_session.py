@@ -47,9 +47,9 @@ def test_a_watch_session_after_two_rounds_of_edits_equals_a_clean_build(tmp_path
         session.build((), WATCHED, force=True)  # the first build of a watch: everything drawn, all kept warm
         before = outputs(project)
 
-        # round 1: a card renamed (its sheets, preview, the rulebook and the campaign log show it), the log reworded
+        # round 1: a card renamed (its sheets, preview and the rulebook show it), the campaign log reworded
         replace(cards, "name: Nassau,", "name: Nassau Harbour,")
-        replace(log, "Each hand, note", "Every hand, write down")
+        replace(log, "Each hand: the trump", "Every hand: the trump")
         first = session.build((), WATCHED, force=True)
         assert {"counterattack rules a4", "counterattack campaign-log letter"} <= set(first.summary.ran)
         assert outputs(project) == clean_build(root, tmp_path / "clean-1")
