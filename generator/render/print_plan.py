@@ -15,6 +15,7 @@ from typing import Any
 from generator.model import Component, Game
 from generator.project import Project
 from generator.render.units import paper as registered_paper
+from generator.render.units import pt
 
 PRINTED_KINDS = ("card", "tile", "token")
 
@@ -53,17 +54,23 @@ class PrintPlan:
     folds: tuple[tuple[str, int], ...]  # (sheet name, panels) of every sheet that folds to stand
     two_up: bool
     booklet: bool
-    boards: tuple[str, ...]
+    boards: tuple[str, ...]  # boards tiled over several sheets each (to glue together); one-sheet boards are not
     back_offset: tuple[float, float]
 
     @property
     def sheets(self) -> int:
         return sum(f.sheets or 0 for f in self.files if f.stock == "card stock")
 
+    @property
+    def double_sided(self) -> bool:
+        """Whether any file prints on both sides (then the rulebook says how to check that backs register)."""
+        return any(f.sides.startswith("both sides") for f in self.files)
+
 
 def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintPlan:
     """The plan for `game` on `paper` with the build `options` (a `BuildOptions`)."""
     from generator.render.documents.boards import board_components
+    from generator.render.documents.boards import plan as board_tiling
     from generator.render.documents.rulebook import parse_template
     from generator.render.documents.sheets import lay_out_sheet, sheet_name, sheet_templates, split_settings
     from generator.render.faces import renderer
@@ -123,14 +130,18 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
         if _has_fields(blocks):
             files.append(PrintFile(f"{game.id}-{name}-fillable-{paper}.pdf", f"{title} to fill in on screen",
                                    None, "none: type into it", "no need to print", "none"))
-    boards = tuple(c.name for c in board_components(game))
+    boards = []
     for component in board_components(game):
-        files.append(PrintFile(f"{game.id}-{component.id}-{paper}.pdf", f"the {component.name}, in pieces", None,
+        tiled = board_tiling(pt(component.size.width), pt(component.size.height), paper).sheets > 1
+        if tiled:
+            boards.append(component.name)
+        title = f"the {component.name}, in pieces" if tiled else f"the {component.name}, each whole on one sheet"
+        files.append(PrintFile(f"{game.id}-{component.id}-{paper}.pdf", title, None,
                                "plain paper or card stock", "one side", "one"))
     return PrintPlan(
         paper=sheet.label, files=tuple(files), cut_marks=options.crop_marks,
         gutter_fold=any(m == "gutter-fold" for m in modes), mixed=_holds(mixed) if mixed else "",
-        folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=boards,
+        folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=tuple(boards),
         back_offset=tuple(options.back_offset),
     )
 

@@ -8,8 +8,10 @@ import pytest
 from reportlab.lib.units import mm
 
 from generator.load import load_game
+from generator.render.build import BuildOptions
 from generator.render.documents.boards import board_components, board_pdf, plan
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
+from generator.render.print_plan import print_plan
 from tests.documents.helpers import fonts, page_sizes, reader, text
 
 
@@ -98,6 +100,9 @@ def test_board_splits_over_sheets_when_larger_than_paper(copy_project):
     assert len(reader(data).pages) == per_board * board.count
     assert f"sheet {per_board} of {per_board}" in text(data)
     assert all(fonts(data).values())
+    printing = print_plan(game, copy_project, BuildOptions(papers=("a4",)), "a4")  # the rulebook's how-to-print page
+    assert printing.boards == ("sea board",)
+    assert _board_entry(printing).holds == "the sea board, in pieces"
 
 
 def test_real_board_fits_one_sheet(project, games):
@@ -108,6 +113,21 @@ def test_real_board_fits_one_sheet(project, games):
     data = board_pdf(game, project, board, "letter")
     assert len(reader(data).pages) == board.count
     assert data == board_pdf(game, project, board, "letter")
+    for paper in ("a4", "letter"):  # so the rulebook tells no one to glue pieces together
+        printing = print_plan(game, project, BuildOptions(papers=(paper,)), paper)
+        assert printing.boards == ()
+        assert _board_entry(printing).holds == "the sea board, each whole on one sheet"
+
+
+def _board_entry(printing):
+    return next(f for f in printing.files if "-sea-board-" in f.name)
+
+
+@pytest.mark.parametrize("duplex, double_sided", [("long", True), ("none", False)])
+def test_the_register_check_is_advised_only_when_something_prints_on_both_sides(project, games, duplex,
+                                                                                 double_sided):
+    printing = print_plan(games["pirates-under-fire"], project, BuildOptions(papers=("a4",), duplex=duplex), "a4")
+    assert printing.double_sided == double_sided
 
 
 def test_every_sheet_component_has_a_template(project, games):
