@@ -269,11 +269,13 @@ def _pdf_sides(renderer: FaceRenderer, game: Game, component: Component, preset:
 def _sheets(renderer: FaceRenderer, game: Game, component: Component, preset: Preset,
             workers: Workers) -> _Written:
     from generator.render.imposition import impose
-    from generator.render.sheet_options import SheetOptions
+    from generator.render.sheet_options import MODE_NAMES, SheetOptions
     from generator.render.units import PAPERS
 
     result = impose(renderer, game, component, SheetOptions(paper=PAPERS[preset.paper], bleed=preset.bleed_mm))
     name = preset.file_name("pdf", game=game.id, component=component.id)
+    if result.mode != "duplex-long":  # the folder prints duplex: a file without backs must say it is one-sided
+        name = f"{name.removesuffix('.pdf')}-{MODE_NAMES[result.mode]}.pdf"  # as the ordinary sheets name it
     title = f"{game.title}: {component.plural}"
     pdf = _finish(result.pdf, preset, title)
     rows = [{"file": name, "item": card.item, "copies": card.copies}

@@ -116,6 +116,15 @@ def test_home_presets_impose_every_copy_on_their_paper(real, all_hands) -> None:
                                                       "item": "curse", "copies": "9"}]
 
 
+def test_a_home_preset_names_a_component_without_backs_single_sided(real) -> None:
+    """The folder prints duplex: a file of fronts only must say so, or its second page lands on the first's back."""
+    tricks = load_game(real, "pirate-tricks")
+    files = export(real, tricks, "bid", registry()["home-a4"])
+    pdf = PdfReader(io.BytesIO(files["pirate-tricks-bid-a4-single-sided.pdf"]))
+    assert len(pdf.pages) == 2  # two pages of fronts, no back pages between them
+    assert rows(files["bid-manifest.csv"])[0]["file"] == "pirate-tricks-bid-a4-single-sided.pdf"
+
+
 def test_a_component_the_service_does_not_take_is_skipped_with_a_reason(real) -> None:
     tricks = load_game(real, "pirate-tricks")
     bid = tricks.component("bid")
