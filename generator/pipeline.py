@@ -232,12 +232,12 @@ class BuildSession:
             if not outcome.failures or force:
                 record["validation"] = {"code": code_digest(), "inputs": reads.as_dict(), "valid": outcome.valid,
                                         "failures": outcome.failures}
+        checks = f"{len(outcome.failures)} {'check' if len(outcome.failures) == 1 else 'checks'}"
         if outcome.failures and not force:
-            raise Refused(f"{game_id} fails validation ({len(outcome.failures)} checks; first: "
-                          f"{outcome.failures[0]}); fix it, see `pnp validate`, or build anyway with --force")
+            raise Refused(f"{game_id} fails validation ({checks}; first: {outcome.failures[0]}); fix it, "
+                          "see `pnp validate`, or build anyway with --force")
         if outcome.failures:
-            outcome.warnings.append(f"{game_id} fails validation ({len(outcome.failures)} checks); "
-                                    "built anyway (--force)")
+            outcome.warnings.append(f"{game_id} fails validation ({checks}); built anyway (--force)")
 
     def _build_here(self, todo: list[str], options: BuildOptions, force: bool, cache: BuildCache,
                     progress: Progress | None) -> list[GameOutcome]:

@@ -168,6 +168,14 @@ def _end_process(code: Any) -> NoReturn:
     os._exit(status)
 
 
+class _NeverRaised(click.UsageError):
+    """Stands in for click 8.2's NoArgsIsHelpError under click 8.1, which prints a group's help itself."""
+
+
+# Click 8.2+ raises this UsageError for a group called without a command: it shows the help, not an error.
+_NO_ARGS_IS_HELP: type[click.UsageError] = getattr(click.exceptions, "NoArgsIsHelpError", _NeverRaised)
+
+
 def _run(argv: list[str] | None, registry: Registry | None) -> Any:
     previous = _terminate_like_interrupt()
     try:
@@ -179,6 +187,9 @@ def _run(argv: list[str] | None, registry: Registry | None) -> Any:
         interrupted = isinstance(exc.__cause__, KeyboardInterrupt)
         click.echo("pnp: interrupted" if interrupted else "pnp: aborted", err=True)
         sys.exit(130)
+    except _NO_ARGS_IS_HELP as exc:  # bare `pnp` (click 8.2+): its help, as click shows it, not an error line
+        exc.show()
+        sys.exit(exc.exit_code)
     except click.UsageError as exc:  # one line, like every other error
         command = exc.ctx.command_path if exc.ctx else "pnp"
         click.echo(f"{command}: {exc.format_message()} (see '{command} --help')", err=True)

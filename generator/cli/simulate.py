@@ -48,7 +48,8 @@ scheduler_option = click.option(
 @click.argument("game_id", metavar="GAME")
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat: a name (random, heuristic...) or module:Class.")
+@click.option("--bot", default=None, help="One bot for every seat: random, heuristic, search (any game; slow), planner "
+                   "(Counterattack), or module:Class.")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated, e.g. heuristic,random,random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed; every game's seed derives from it.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
@@ -100,7 +101,7 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
         write_atomic(report_path, build_report(summary))
         ctx.note(f"wrote {report_path}")
     if log_path is not None:
-        ctx.note(f"wrote {games} games to {log_path}")
+        ctx.note(f"wrote {games} {'game' if games == 1 else 'games'} to {log_path}")
     if not overrides:  # the gallery shows the game as printed, not a what-if
         record_latest(ctx.project, summary)
     ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))

@@ -28,6 +28,14 @@ def test_version_and_help(project: Project) -> None:
         assert f"  {command} " in helped
 
 
+def test_bare_pnp_shows_its_help_not_an_error_line(tmp_path: Path) -> None:
+    result = run_pnp(cwd=tmp_path)
+    shown = result.stdout + result.stderr
+    assert shown.startswith("Usage: pnp [OPTIONS] COMMAND") and "  build " in shown
+    assert "pnp: Usage" not in shown and "see 'pnp --help'" not in shown and "Traceback" not in shown
+    assert result.returncode in (0, 2)  # click 8.1 exits 0 after the help, 8.2+ with 2 (no command is a usage error)
+
+
 def test_list_shows_every_game_with_component_counts(project: Project) -> None:
     result = CliRunner().invoke(cli, ["--root", str(project.root), "list", "--json"])
     assert result.exit_code == 0, result.output
