@@ -369,8 +369,9 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     summary = {"game": game.id, "component": component.id, "card_width_px": cell_w, "card_height_px": cell_h,
                "decks": decks}
     out[f"{component.id}.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode()
+    landscape = component.size.width > component.size.height
     out[f"{component.id}-saved-object.json"] = to_bytes(deck_object(f"{game.title}: {component.plural}", sheets,
-                                                                    base))
+                                                                    base, sideways=landscape))
     return [OutputFile(name, FileKind.TTS_DECK if name.endswith(".json") else FileKind.TTS, data, component.id)
             for name, data in out.items()]
 

@@ -58,20 +58,23 @@ def _custom_deck(sheet: SheetSlots, base: str) -> dict[str, Any]:
             "NumHeight": sheet.rows, "BackIsHidden": True, "UniqueBack": sheet.unique_back, "Type": 0}
 
 
-def deck_object(title: str, sheets: Sequence[SheetSlots], base: str) -> dict[str, Any]:
-    """The saved object of one deck: a DeckCustom (or one CardCustom) holding every physical card."""
+def deck_object(title: str, sheets: Sequence[SheetSlots], base: str, sideways: bool = False) -> dict[str, Any]:
+    """The saved object of one deck: a DeckCustom (or one CardCustom) holding every physical card.
+
+    `sideways`: the cards are landscape (wider than tall). TTS draws every custom card on its portrait card
+    shape unless the card says `SidewaysCard`, which turns that shape (and the card in a hand) a quarter turn."""
     custom = {str(key): _custom_deck(sheet, base) for key, sheet in enumerate(sheets, start=1)}
     cards: list[dict[str, Any]] = []
     for key, sheet in enumerate(sheets, start=1):
         for slot, (item, copies) in enumerate(sheet.slots):
             card_id = key * CARD_IDS_PER_SHEET + slot
-            cards.extend({"Name": "CardCustom", "Nickname": item, "CardID": card_id,
+            cards.extend({"Name": "CardCustom", "Nickname": item, "CardID": card_id, "SidewaysCard": sideways,
                           "CustomDeck": {str(key): custom[str(key)]}, "Transform": _transform()}
                          for _ in range(copies))
     if len(cards) == 1:
         state = dict(cards[0], Nickname=title)
     else:
-        state = {"Name": "DeckCustom", "Nickname": title, "Transform": _transform(),
+        state = {"Name": "DeckCustom", "Nickname": title, "Transform": _transform(), "SidewaysCard": sideways,
                  "DeckIDs": [card["CardID"] for card in cards], "CustomDeck": custom, "ContainedObjects": cards}
     return _saved(state)
 

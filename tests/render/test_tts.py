@@ -64,6 +64,20 @@ def test_every_deck_arrives_with_its_true_counts(real, game_id) -> None:
         assert nicknames == {item.id: item.count for item in component.items}
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+def test_landscape_cards_are_sideways_and_portrait_cards_are_not(real, game_id) -> None:
+    """TTS draws a custom card on its portrait shape: a landscape card (Pirate Tricks' 120 x 70 mm bids) must
+    say SidewaysCard, on the deck and on every card in it, or its face is squeezed into a portrait card."""
+    game = load_game(real, game_id)
+    for component in (c for c in game.components if c.kind == "card"):
+        (state,) = json.loads(tts_files(real, game, component.id)[f"{component.id}-saved-object.json"])["ObjectStates"]
+        landscape = component.size.width > component.size.height
+        assert state["SidewaysCard"] is landscape, component.id
+        assert all(card["SidewaysCard"] is landscape for card in state.get("ContainedObjects", [])), component.id
+    if game_id == "pirate-tricks":
+        assert game.component("bid").size.width > game.component("bid").size.height
+
+
 def test_all_hands_shows_90_cards_from_27_designs(real) -> None:
     game = load_game(real, "all-hands-on-deck")
     files = tts_files(real, game, "pirate")
