@@ -289,13 +289,11 @@ class LayoutLibrary:
     """Loads and caches compiled layouts of one project; one per process is enough."""
 
     def __init__(self, project: Project) -> None:
-        from jinja2 import StrictUndefined
-
-        from generator.render.sandbox import LimitedEnvironment
+        from generator.render.sandbox import LimitedEnvironment, NamedUndefined
         from generator.render.template_cache import CodeCache
 
         self.project = project
-        self.env = LimitedEnvironment(code_cache=CodeCache.for_user(), undefined=StrictUndefined, autoescape=False)
+        self.env = LimitedEnvironment(code_cache=CodeCache.for_user(), undefined=NamedUndefined, autoescape=False)
         self._compiled: dict[tuple[Any, ...], Any] = {}  # Jinja compiles are the costly part: share repeats
         self._memos: dict[tuple[int, int, int, str], FaceMemo] = {}  # see `_memo`
         self._memo_generation = -1

@@ -16,21 +16,23 @@ lists in length, and calls in depth.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from jinja2 import Template, TemplateSyntaxError, nodes
+from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
+from jinja2.utils import missing as _MISSING
 
 from generator.render.template_cache import CodeCache, environment_fingerprint
 
@@ -43,6 +45,35 @@ MAX_DEPTH = 40  # nested calls (macros calling macros)
 MAX_WIDTH = 1_000  # a format width or precision
 MAX_LIPSUM = 20  # paragraphs of placeholder text
 COUNTED = "__counted_loop__"  # the global each `for` loop iterates through
+
+
+class NamedUndefined(StrictUndefined):
+    """StrictUndefined that says what was missing in the data's words, with the likely name: a designer who
+    writes `game.titel` or `card.nam` reads "Game has no 'titel' (did you mean 'title'?)", not
+    "'generator.model.game.Game object' has no attribute 'titel'" or "'collections.ChainMap object'..."."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        owner, name = self._undefined_obj, self._undefined_name
+        if self._undefined_hint or owner is _MISSING or not isinstance(name, str):
+            return str(super()._undefined_message)
+        names = _public_names(owner)
+        message = f"{'the data' if isinstance(owner, Mapping) else type(owner).__name__} has no {name!r}"
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        if close:
+            return f"{message} (did you mean {close[0]!r}?)"
+        if 0 < len(names) <= 12:
+            return f"{message} (there: {', '.join(names)})"
+        return message
+
+
+def _public_names(owner: Any) -> list[str]:
+    """The names a template may reach on `owner`: a mapping's keys, else its public attributes."""
+    if isinstance(owner, Mapping):
+        return sorted(str(key) for key in owner if not str(key).startswith("_"))
+    return sorted(name for name in dir(owner) if not name.startswith("_"))
 
 
 class TemplateLimit(SecurityError):

@@ -48,6 +48,15 @@ def test_bad_template_points_at_line(copy_project, body, line, words):
     assert words.lower() in error.message.lower()
 
 
+@pytest.mark.parametrize("expression, said", [
+    ("game.titel", "Game has no 'titel' (did you mean 'title'?)"),
+    ("rules.ports_to_wim", "the data has no 'ports_to_wim' (did you mean 'ports_to_win'?)"),
+])
+def test_a_misspelt_name_is_said_in_the_datas_words_with_the_likely_one(copy_project, expression, said):
+    error = _book(copy_project, GOOD_HEAD + "\n{{ " + expression + " }}\n")
+    assert error.message == f"template uses a name the data lacks: {said}"
+
+
 def test_sandbox_refuses_mutation(copy_project):
     error = _book(copy_project, GOOD_HEAD + "\n{{ game.credits.append(1) }}\n")
     assert error.location.line == 5

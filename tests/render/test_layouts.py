@@ -60,6 +60,14 @@ def test_undefined_field_is_an_error_naming_the_item(fresh_project) -> None:
     assert "port/port-royal" in caught.value.message and "tricks_to_take" in caught.value.message
 
 
+def test_a_misspelt_field_names_the_field_it_likely_meant(fresh_project) -> None:
+    write_layout(fresh_project, "counterattack/port", "elements:\n  - {name: t, type: text, text: '{{ card.nam }}'}\n")
+    with pytest.raises(DataError) as caught:
+        resolve_port(fresh_project)
+    assert caught.value.message.endswith("the data has no 'nam' (did you mean 'name'?)")
+    assert "ChainMap" not in caught.value.message and "object" not in caught.value.message
+
+
 def test_sandbox_refuses_python_internals(fresh_project) -> None:
     write_layout(fresh_project, "counterattack/port",
                  "elements:\n  - name: t\n    type: text\n    text: \"{{ card.__class__.__mro__ }}\"\n")

@@ -23,7 +23,7 @@ from generator.model import Game
 from generator.readgate import ReadGate
 from generator.render.documents.markup import LITERAL, escape_literal
 from generator.render.glyphs import drawable_lines
-from generator.render.sandbox import LimitedEnvironment
+from generator.render.sandbox import LimitedEnvironment, NamedUndefined
 from generator.render.template_cache import CodeCache
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
@@ -103,7 +103,7 @@ def environment() -> LimitedEnvironment:
     """The one sandbox all document templates run in (shared, so compiled templates are reused)."""
     env = LimitedEnvironment(
         code_cache=CodeCache.for_user(),
-        undefined=jinja2.StrictUndefined,
+        undefined=NamedUndefined,
         autoescape=False,
         keep_trailing_newline=True,
         finalize=data_value,
@@ -155,7 +155,7 @@ def render_template(
         text = template.render({**context, **(extra or {})})
     except jinja2.UndefinedError as exc:
         raise DataError(
-            f"template uses {_clean(exc.message)}; check the name against the game data", _error_line(display)
+            f"template uses a name the data lacks: {_clean(exc.message)}", _error_line(display)
         ) from None
     except jinja2.exceptions.SecurityError as exc:
         raise DataError(f"template not allowed: {_clean(str(exc))}", _error_line(display)) from None
