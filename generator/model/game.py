@@ -10,6 +10,7 @@ missing or mistyped value is reported at its YAML line.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -262,8 +263,14 @@ class Game:
             elif isinstance(node, (list, tuple)) and part.isdigit() and int(part) < len(node):
                 node = node[int(part)]
             else:
-                where = self.rule_location(".".join(walked[:-1]))
-                raise DataError(f"rules: missing '{'.'.join(walked)}' (the engine needs it)", where)
+                parent = ".".join(walked[:-1])
+                close = difflib.get_close_matches(part, [str(k) for k in node], n=1, cutoff=0.6) \
+                    if isinstance(node, Mapping) else []
+                if close:  # a misspelt key: point at its line and name the one the engine reads
+                    spelt = f"{parent}.{close[0]}" if parent else close[0]
+                    raise DataError(f"rules: missing '{'.'.join(walked)}' (the engine needs it; is '{spelt}' "
+                                    f"a misspelling of it?)", self.rule_location(spelt))
+                raise DataError(f"rules: missing '{'.'.join(walked)}' (the engine needs it)", self.rule_location(parent))
         if kind is not None and (not isinstance(node, kind) or (isinstance(node, bool) and kind is int)):
             names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
             raise DataError(f"rules: '{path}' must be {names}, got {node!r}", self.rule_location(path))

@@ -120,6 +120,14 @@ def test_rule_lookup_reports_missing_rules_at_their_line(tmp_path: Path) -> None
     assert str(info.value) == "data/toy/game.yaml:12: rules: 'hand_size' must be str, got 3"
 
 
+def test_a_misspelt_rule_is_reported_at_its_own_line_with_the_name_the_engine_reads(tmp_path: Path) -> None:
+    game = load_game(make_project(tmp_path), "toy")
+    with pytest.raises(DataError) as info:
+        game.rule("hand_sise", int)
+    assert str(info.value) == ("data/toy/game.yaml:12: rules: missing 'hand_sise' (the engine needs it; "
+                               "is 'hand_size' a misspelling of it?)")
+
+
 # --- bad input: one line, file:line, what is wrong and what would be right --
 
 
