@@ -34,5 +34,8 @@ def export_items_command(ctx: Context, game_id: str, component_id: str, as_csv: 
         ctx.echo(text, nl=False)
         return
     write_atomic(out, text.encode("utf-8"))
-    ctx.note(f"wrote {out} ({text.count(chr(10)) - 1} items); point the component at it with "
-             f"'items: {{from: {out.name}}}' in data/{game_id}/")
+    folder = ctx.project.data_dir / game_id
+    beside = out.resolve().parent == folder.resolve()  # `items: {from: ...}` names a sheet in the game's folder
+    ctx.note(f"wrote {out} ({text.count(chr(10)) - 1} items); "
+             + ("" if beside else f"move it into data/{game_id}/, then ")
+             + f"point the component at it with 'items: {{from: {out.name}}}' in data/{game_id}/")

@@ -293,6 +293,18 @@ def test_export_prints_csv_and_refuses_an_unknown_component(capsys: pytest.Captu
     assert code == 2 and "has no component 'shipp' (components: ship," in err
 
 
+def test_export_says_to_move_a_sheet_written_outside_the_games_folder(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    copy_sources(tmp_path)
+    root = str(tmp_path)
+    inside = tmp_path / "data" / "pirates-under-fire" / "ships.csv"
+    code, _out, err = run_pnp(capsys, "--root", root, "export-items", "pirates-under-fire", "ship", "--out", str(inside))
+    assert code == 0 and "move it" not in err and "'items: {from: ships.csv}' in data/pirates-under-fire/" in err
+    outside = tmp_path / "ships.csv"
+    code, _out, err = run_pnp(capsys, "--root", root, "export-items", "pirates-under-fire", "ship", "--out", str(outside))
+    assert code == 0 and "move it into data/pirates-under-fire/, then point the component at it" in err
+
+
 TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\x00"), max_size=30)
 
 
