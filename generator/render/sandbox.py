@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from jinja2 import StrictUndefined, Template, TemplateSyntaxError, nodes
+from jinja2 import BaseLoader, StrictUndefined, Template, TemplateSyntaxError, nodes
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 from jinja2.runtime import Context
@@ -187,6 +187,16 @@ class LimitedTemplate(Template):
         return runtime_new_context(self.environment, self.name, self.blocks, vars, shared, flat, locals)
 
 
+class _OneFile(BaseLoader):
+    """The loader of environments without one: a template is one file, so `{% include %}`, `{% import %}` and
+    `{% extends %}` are refused by name (a SecurityError, reported at the template's line) rather than
+    failing with Jinja's "no loader for this environment"."""
+
+    def get_source(self, environment: Any, template: str) -> Any:
+        raise SecurityError(f"{{% include %}}, {{% import %}} and {{% extends %}} are not supported (asked for "
+                            f"{template!r}): a template is one file; write what it needs in it")
+
+
 class LimitedEnvironment(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox with counted limits (see the module docstring)."""
 
@@ -195,6 +205,7 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
     intercepted_unops = frozenset({"-"})
 
     def __init__(self, *, code_cache: CodeCache | None = None, **options: Any) -> None:
+        options.setdefault("loader", _OneFile())
         super().__init__(**options)
         self.code_cache = code_cache  # compiled code kept between processes (see template_cache)
         self._fingerprint: bytes | None = None

@@ -29,6 +29,7 @@ def _book(copy_project, body: str):
     (GOOD_HEAD + "\n::: wobble\n", 5, "unknown directive"),
     (GOOD_HEAD + "\n![x](port/atlantis)\n", 5, "unknown item"),
     (GOOD_HEAD + "\n{{ ''.__class__ }}\n", 5, ""),
+    (GOOD_HEAD + "\n{% include '../../../../etc/passwd' %}\n", 5, "{% include %}, {% import %} and {% extends %} are not"),
     (GOOD_HEAD + "\n::: scene 100 wide\n+ label 1 1 x\n", 5, "needs 2 numbers"),
     (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ label 1 1 fine\n+ face port/atlantis 0 0\n", 7, "unknown item"),
     (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ face port/tortuga 0 0 turn 45\n", 6, "90, 180 or 270"),
