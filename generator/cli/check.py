@@ -24,7 +24,14 @@ from generator.errors import DataError, UsageError
 @quiet_option
 @pass_context
 def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
-    """Replay the game(s) recorded in LOG and confirm every action was legal and every game complete."""
+    """Replay the game(s) recorded in LOG and confirm every action was legal and every game complete.
+
+    LOG is what `pnp simulate --log` writes (JSON lines, a game a line) or a game written down by hand: a few
+    header lines (game:, players:, names:), then one action a line (README, "Checking a disputed game").
+
+    Exit 0 with the final scores when every game is legal and complete; 1 with the log line of the first
+    illegal action, impossible deal or unfinished game; 2 when LOG cannot be read or records another game.
+    """
     from generator.engine.replay import read_log, replay, unfinished
 
     (game,) = ctx.games([game_id])
