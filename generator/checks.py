@@ -17,7 +17,7 @@ class Check:
     ok: bool
     location: Location | None = None  # the YAML line to fix when it fails
     players: int | None = None
-    broken: bool = False  # the data or a template could not be read or drawn at all: no build can run, --force or not
+    broken: bool = False  # a layout or template could not be read or drawn: bad data, not a bad deck
 
     @classmethod
     def equal(cls, name: str, expected: object, actual: object, location: Location | None = None,

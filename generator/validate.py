@@ -61,9 +61,9 @@ class GameReport:
 def _guarded(name: str, provider: Callable[[], list[Check]], broken: bool = True) -> list[Check]:
     """A DataError inside a check provider (a missing rules key...) becomes a failed check, not a crash.
 
-    `broken`: a build meets the same error (a template or layout that cannot be read or drawn), so the build
-    reports it as bad data rather than as a deck it may build anyway with --force; the engine's own checks
-    are not (a build draws without them)."""
+    `broken`: the job that draws it meets the same error (a template or layout that cannot be read or drawn), so
+    the build reports it as bad data rather than as a deck to build anyway with --force; the engine's own
+    checks are not (a build draws without them)."""
     try:
         return provider()
     except DataError as exc:
