@@ -319,14 +319,20 @@ class BuildSession:
                      planned: list[Job]) -> None:
         """Keep what this build made of the game, for the next build with the same options to reuse.
 
-        Only this build's jobs count: the manifest also keeps jobs of other papers and exports (an earlier
+        Only this build's jobs count, and the previews and showcase images still exactly as it would draw
+        them (`kept_for_gallery`): the manifest also keeps jobs of other papers and exports (an earlier
         `--png` or `--paper letter` build), whose files it leaves alone but which may no longer match the
         data; the gallery must not link them, nor the summary count them."""
+        from generator.render.build import kept_for_gallery
         from generator.render.gallery import collect
 
         jobs = {job.label: cache.jobs[job.label] for job in planned if job.label in cache.jobs}
+        kept = kept_for_gallery(game, options, cache, self.gate, jobs)
+        for record in kept.values():
+            reads.merge(record.inputs)  # the gallery entry depends on them too: a next no-op build checks them
+        shown = {**jobs, **kept}
         outputs = [(self.project.output_dir / job.folder, file, stamp["sha256"])
-                   for job in jobs.values() for file, stamp in job.files]
+                   for job in shown.values() for file, stamp in job.files]
         cache.games.setdefault(game.id, {})["build"] = {
             "options": options_key(options), "code": code_digest(), "inputs": reads.as_dict(), "jobs": list(jobs),
             "gallery": collect(game, self.project, outputs, options.bleed).to_json(),

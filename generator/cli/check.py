@@ -30,7 +30,9 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     header lines (game:, players:, names:), then one action a line (README, "Checking a disputed game").
 
     Exit 0 with the final scores when every game is legal and complete; 1 with the log line of the first
-    illegal action, impossible deal or unfinished game; 2 when LOG cannot be read or records another game.
+    illegal action, impossible deal, unfinished game, or line that is not a game record (bad JSON, a BOM,
+    wrong types); 2 when LOG cannot be opened, records another game or a player count the game lacks, or
+    holds a deal of the wrong shape.
     """
     from generator.engine.replay import read_log, replay, unfinished
 

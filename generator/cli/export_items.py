@@ -34,8 +34,9 @@ def export_items_command(ctx: Context, game_id: str, component_id: str, as_csv: 
         ctx.echo(text, nl=False)
         return
     write_atomic(out, text.encode("utf-8"))
-    folder = ctx.project.data_dir / game_id
-    beside = out.resolve().parent == folder.resolve()  # `items: {from: ...}` names a sheet in the game's folder
+    folder = ctx.project.data_dir.resolve() / game_id
+    inside = out.resolve().is_relative_to(folder)  # `items: {from: ...}` names a sheet under the game's folder
+    source = out.resolve().relative_to(folder).as_posix() if inside else out.name
     ctx.note(f"wrote {out} ({text.count(chr(10)) - 1} items); "
-             + ("" if beside else f"move it into data/{game_id}/, then ")
-             + f"point the component at it with 'items: {{from: {out.name}}}' in data/{game_id}/")
+             + ("" if inside else f"move it into data/{game_id}/, then ")
+             + f"point the component at it with 'items: {{from: {source}}}' in data/{game_id}/")

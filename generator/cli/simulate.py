@@ -48,8 +48,8 @@ scheduler_option = click.option(
 @click.argument("game_id", metavar="GAME")
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat: random, heuristic, search (any game; slow), planner "
-                   "(Counterattack), or module:Class.")
+@click.option("--bot", default=None, help="One bot for every seat: random, heuristic, search (every game has these; search is "
+                   "slow), a game's own bot (an unknown name lists them), or module:Class.")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated, e.g. heuristic,random,random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed; every game's seed derives from it.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,

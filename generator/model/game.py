@@ -264,8 +264,8 @@ class Game:
                 node = node[int(part)]
             else:
                 parent = ".".join(walked[:-1])
-                close = difflib.get_close_matches(part, [str(k) for k in node], n=1, cutoff=0.6) \
-                    if isinstance(node, Mapping) else []
+                close = [key for key in difflib.get_close_matches(part, [str(k) for k in node], n=3, cutoff=0.6)
+                         if _edits(part, key) <= 2][:1] if isinstance(node, Mapping) else []
                 if close:  # a misspelt key: point at its line and name the one the engine reads
                     spelt = f"{parent}.{close[0]}" if parent else close[0]
                     raise DataError(f"rules: missing '{'.'.join(walked)}' (the engine needs it; is '{spelt}' "
@@ -283,3 +283,14 @@ class Game:
                 return self.rule_locations[path]
             path = path.rpartition(".")[0]
         return self.rule_locations.get("", self.location)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: a key one or two keystrokes from the one asked for is a misspelling of it
+    (difflib's ratio alone matches 'stock_cards' to 'extra_stock_cards')."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        previous, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (ca != cb))
+    return row[-1]

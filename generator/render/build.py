@@ -244,7 +244,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
             for paper_name in (options.papers if exporter.per_paper else ("",)):
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
                 label = f"{game.id} {component.id} {paper_name or exporter.name}"
-                key = digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
+                key = _component_key(exporter, settings, drawn)
                 job = Job(game.id, label, project.output_dir / game.id / exporter.folder,
                           functools.partial(exporter.draw, given, settings), key=key,
                           exporter=exporter.name, paper=paper_name, subject=component.id,
@@ -255,6 +255,37 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
     return jobs
+
+
+def _component_key(exporter: Exporter, settings: Any, drawn: str) -> str:
+    """A component job's key: what it draws (every item), with what settings, by which code."""
+    return digest("component", exporter.name, code_digest(), dataclasses.asdict(settings), drawn)
+
+
+def kept_for_gallery(game: Game, options: BuildOptions, cache: BuildCache, gate: ReadGate,
+                     planned: Iterable[str]) -> dict[str, JobRecord]:
+    """The gallery's previews and showcase images that an earlier build made and this one did not plan
+    (`--no-gallery`, no `--showcase`), kept while they are exactly what this build's options would draw from
+    the data as it is now: same key, same reads, files intact. Anything else an earlier build left (other
+    papers, `--png`) the gallery does not show: it may no longer match the data."""
+    from generator.render.exporters import PREVIEW
+
+    kept: dict[str, JobRecord] = {}
+    skip = set(planned)
+    preview = EXPORTERS[PREVIEW]
+    for component in selected(game, options):
+        label = f"{game.id} {component.id} {PREVIEW}"
+        if label not in skip and label in cache.jobs:
+            key = _component_key(preview, preview.settings_for(options, None), component_digest(game, component))
+            record = cache.fresh(label, key, gate)
+            if record is not None:
+                kept[label] = record
+    label = f"{game.id} {SHOWCASE}"
+    if label not in skip and label in cache.jobs:
+        record = cache.fresh(label, showcase_key(game), gate)
+        if record is not None:
+            kept[label] = record
+    return kept
 
 
 def _parts(job: Job, parts: list[Any]) -> list[Job]:
@@ -336,14 +367,20 @@ def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers
 def showcase_jobs(game: Game, project: Project, workers: object, cache: BuildCache | None = None) -> list[Job]:
     """The game's showcase images: one job, keyed by every component it shows (its reads are recorded)."""
     from generator.render.faces import renderer
-    from generator.render.showcase import ShowcaseSettings, draw_showcase, showcased
+    from generator.render.showcase import ShowcaseSettings, draw_showcase
 
     settings = ShowcaseSettings()
-    drawn = [component_digest(game, c) for c in showcased(game)]
-    key = digest("showcase", code_digest(), dataclasses.asdict(settings), drawn)
     run = functools.partial(draw_showcase, renderer(project), game, workers, cache, settings)  # type: ignore[arg-type]
-    return [Job(game.id, f"{game.id} showcase", project.output_dir / game.id / SHOWCASE, run, key=key,
+    return [Job(game.id, f"{game.id} showcase", project.output_dir / game.id / SHOWCASE, run, key=showcase_key(game),
                 exporter=SHOWCASE, subject=game.id)]
+
+
+def showcase_key(game: Game) -> str:
+    """The showcase job's key: every component it shows, and its settings."""
+    from generator.render.showcase import ShowcaseSettings, showcased
+
+    drawn = [component_digest(game, c) for c in showcased(game)]
+    return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn)
 
 
 def execute(job: Job, gate: ReadGate) -> JobResult:

@@ -7,7 +7,7 @@ a Jinja template over the item (`"{{ card.rank }}"`); `when:` is a Jinja
 expression that hides the element when false; `vars:` are named expressions
 evaluated per item before the elements (`suit: theme.suits[card.suit]`).
 
-Templates run in Jinja's immutable sandbox with StrictUndefined, so a layout
+Templates run in Jinja's immutable sandbox with StrictUndefined (`sandbox.NamedUndefined`), so a layout
 (untrusted data) cannot reach Python internals and a misspelt field is an
 error at the layout's file:line rather than an empty string on 54 cards.
 

@@ -63,8 +63,9 @@ class PrintPlan:
 
     @property
     def double_sided(self) -> bool:
-        """Whether any file prints on both sides (then the rulebook says how to check that backs register)."""
-        return any(f.sides.startswith("both sides") for f in self.files)
+        """Whether a component sheet prints on both sides: then the rulebook says how to check that its backs
+        register (what --back-offset moves); a two-sided rulebook or score sheet has no backs to line up."""
+        return any(f.stock == "card stock" and f.sides.startswith("both sides") for f in self.files)
 
 
 def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintPlan:
@@ -135,7 +136,9 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
         tiled = board_tiling(pt(component.size.width), pt(component.size.height), paper).sheets > 1
         if tiled:
             boards.append(component.name)
-        title = f"the {component.name}, in pieces" if tiled else f"the {component.name}, each whole on one sheet"
+        whole = f"the {component.plural}, each whole on one sheet" if component.count > 1 else \
+            f"the {component.name}, whole on one sheet"
+        title = f"the {component.name}, in pieces" if tiled else whole
         files.append(PrintFile(f"{game.id}-{component.id}-{paper}.pdf", title, None,
                                "plain paper or card stock", "one side", "one"))
     return PrintPlan(

@@ -73,7 +73,11 @@ def _public_names(owner: Any) -> list[str]:
     """The names a template may reach on `owner`: a mapping's keys, else its public attributes."""
     if isinstance(owner, Mapping):
         return sorted(str(key) for key in owner if not str(key).startswith("_"))
-    return sorted(name for name in dir(owner) if not name.startswith("_"))
+    names = {name for name in dir(owner) if not name.startswith("_")}
+    fields = getattr(owner, "fields", None)  # an item: its fields read as attributes (item.payout)
+    if isinstance(fields, Mapping):
+        names |= {str(key) for key in fields}
+    return sorted(names)
 
 
 class TemplateLimit(SecurityError):

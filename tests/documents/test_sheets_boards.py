@@ -116,7 +116,7 @@ def test_real_board_fits_one_sheet(project, games):
     for paper in ("a4", "letter"):  # so the rulebook tells no one to glue pieces together
         printing = print_plan(game, project, BuildOptions(papers=(paper,)), paper)
         assert printing.boards == ()
-        assert _board_entry(printing).holds == "the sea board, each whole on one sheet"
+        assert _board_entry(printing).holds == "the sea boards, each whole on one sheet"
 
 
 def _board_entry(printing):

@@ -52,6 +52,7 @@ def test_bad_template_points_at_line(copy_project, body, line, words):
 @pytest.mark.parametrize("expression, said", [
     ("game.titel", "Game has no 'titel' (did you mean 'title'?)"),
     ("rules.ports_to_wim", "the data has no 'ports_to_wim' (did you mean 'ports_to_win'?)"),
+    ("component('port').items[0].trickz", "Item has no 'trickz' (did you mean 'tricks'?)"),  # an item's field
 ])
 def test_a_misspelt_name_is_said_in_the_datas_words_with_the_likely_one(copy_project, expression, said):
     error = _book(copy_project, GOOD_HEAD + "\n{{ " + expression + " }}\n")

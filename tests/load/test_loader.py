@@ -126,6 +126,9 @@ def test_a_misspelt_rule_is_reported_at_its_own_line_with_the_name_the_engine_re
         game.rule("hand_sise", int)
     assert str(info.value) == ("data/toy/game.yaml:12: rules: missing 'hand_sise' (the engine needs it; "
                                "is 'hand_size' a misspelling of it?)")
+    with pytest.raises(DataError) as info:  # alike, but not a keystroke or two away: no guess, the rules: line
+        game.rule("size", int)
+    assert "misspelling" not in str(info.value) and "missing 'size'" in str(info.value)
 
 
 # --- bad input: one line, file:line, what is wrong and what would be right --

@@ -140,6 +140,21 @@ def test_a_build_without_png_links_no_png_an_earlier_build_left(built: tuple[Pro
     assert sorted(again.summary.written + again.summary.unchanged) == sorted(first.summary.written + first.summary.unchanged)
 
 
+def test_a_no_gallery_build_keeps_the_previews_that_still_match_and_drops_the_edited_ones(
+        built: tuple[Project, dict]) -> None:
+    """`--no-gallery` draws no previews; the gallery a later build writes still shows the faces an earlier
+    build drew while they match the data, and not the faces of a component edited meanwhile."""
+    project, _ = built
+    no_gallery = BuildOptions(papers=("a4",), exports=("sheets", "png"))
+    edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
+    build(project, ["counterattack"], no_gallery)
+    build(project, ["counterattack"], no_gallery)  # a no-op: the recorded gallery entry is reused as it is
+    gallery = json.loads((project.output_dir / ".cache" / "manifest.json").read_text())
+    shown = json.dumps(gallery["games"]["counterattack"]["build"]["gallery"])
+    assert "preview/main-" in shown and "preview/exposed-port-" in shown  # unchanged components: still shown
+    assert "preview/port-" not in shown  # the edited component's previews show the old name: not shown
+
+
 def test_gallery_lists_games_components_previews_and_files(built: tuple[Project, dict]) -> None:
     project, _ = built
     html = (project.output_dir / "index.html").read_text()

@@ -16,7 +16,8 @@ Modelling choices (the table game has races where the engine needs an order):
   first player to finish hiring each round. Each race is a chance outcome,
   uniform over the players, drawn up front into the deal (`starts`: who opens
   each round), so it is seeded, logged and replayed like every shuffle. A seat
-  that laid out Set the Course holds the card already: that round's race is not run.
+  that lays out Set the Course takes the card from that round's race winner and
+  opens the next round; the next round's race is drawn and run as usual.
 * Hiring is simultaneous at the table; the engine asks seats one at a time, and
   no observation shows what another seat kept or put back.
 * The call-out order is the round's start player first, then clockwise.
