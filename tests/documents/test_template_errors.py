@@ -34,6 +34,7 @@ def _book(copy_project, body: str):
     (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ label 1 1 fine\n+ face port/atlantis 0 0\n", 7, "unknown item"),
     (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ face port/tortuga 0 0 turn 45\n", 6, "90, 180 or 270"),
     (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ circle 1 1\n", 6, "unknown scene line"),
+    (GOOD_HEAD + "\n::: scene 100 50 A scene\n+ face port/tortuga 0 0 counted\n", 6, "'counted' to show N"),
     (GOOD_HEAD + "\nFine.\n\n::: spacer 400\n\nMore.\n", 7, "taller than a page"),
     (GOOD_HEAD + "{% set ports = component('port') %}\n{% for p in ports.items %}\n| {{ p.name }} |\n"
      "{% endfor %}\n| x | y |\n", 8, "cells"),

@@ -109,3 +109,6 @@ def test_setup_scene_shows_both_boards_hands_and_mercenaries(book, game):
         assert f"face-mercenary-{merc.id}-front" in names
     hands = [n for n in names if n.startswith("face-ship-") and n.endswith("-front")]
     assert len(hands) >= 2 * game.rule("hand_size", int)  # both hands (a picture of a ship may share the page)
+    pages = reader(book).pages
+    said = " ".join(pages[p].extract_text() for p in (page, page + 1) if p < len(pages))
+    assert "×2" in said and "×3" in said  # each captain's gold pile says how many coins: Red two, Blue three

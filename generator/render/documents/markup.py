@@ -14,7 +14,7 @@ mistake can be reported at its template line:
     ::: pagebreak   ::: toc   ::: spacer MM   ::: nextpanel
     ::: slot COMPONENT [sideways] caption   a real-size outline to lay a pile of that component on
     ::: scene W H caption    a drawing of the table W x H mm, from the `+ ...` lines right under it:
-      + face COMPONENT/ITEM [back] X Y [turn 90|180|270] [stack N]   a real face, top-left corner at X Y
+      + face COMPONENT/ITEM [back] X Y [turn 90|180|270] [stack N [counted]]   a real face, top-left corner at X Y
       + label X Y text         words centred on X Y
       + zone X Y W H [text]    a dashed area (a player's place, a pile's spot)
       + arrow X1 Y1 X2 Y2      which way play goes
@@ -146,6 +146,7 @@ class SceneItem:
     side: str = "front"
     turn: int = 0
     stack: int = 1
+    counted: bool = False  # a stack that says how many it holds (a "x3" label): piles of coins look alike at any count
     text: str = ""
 
 
@@ -276,11 +277,14 @@ def _scene_item(reader: _Reader, line: int, words: list[str]) -> SceneItem:
         side, rest = rest[0], rest[1:]
     x, y = _numbers(rest, 2, reader, line, "'+ face REF X Y'")
     options = rest[2:]
-    turn, stack = 0, 1
+    turn, stack, counted = 0, 1, False
     while options:
+        if options[0] == "counted" and stack > 1:
+            counted, options = True, options[1:]
+            continue
         if len(options) < 2 or options[0] not in ("turn", "stack") or not options[1].isdigit():
-            raise reader.error(f"after the position, '+ face' takes 'turn 90|180|270' and 'stack N', got "
-                               f"{' '.join(options)!r}", line)
+            raise reader.error(f"after the position, '+ face' takes 'turn 90|180|270' and 'stack N' (then "
+                               f"'counted' to show N), got {' '.join(options)!r}", line)
         if options[0] == "turn":
             turn = int(options[1])
             if turn not in TURNS:
@@ -290,7 +294,7 @@ def _scene_item(reader: _Reader, line: int, words: list[str]) -> SceneItem:
             if not 1 <= stack <= 60:
                 raise reader.error(f"a stack shows 1..60 faces, not {stack}", line)
         options = options[2:]
-    return SceneItem("face", line, x, y, ref=ref, side=side, turn=turn, stack=stack)
+    return SceneItem("face", line, x, y, ref=ref, side=side, turn=turn, stack=stack, counted=counted)
 
 
 def _pictures(reader: _Reader, line: int, text: str) -> Pictures:

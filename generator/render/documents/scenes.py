@@ -133,6 +133,9 @@ class SceneFlowable(Flowable):
             else:
                 canvas.doForm(placed.form)
             canvas.restoreState()
+        if item.counted:  # piles of coins or tokens look alike whatever they hold: the scene says how many
+            self._label(f"×{item.stack}", (item.x + bw + (item.stack - 1) * STACK_STEP) * s + 6,
+                        top - (item.y + bh) * s + 3)
 
     def _zone(self, item: markup.SceneItem, s: float, top: float) -> None:
         canvas = self.canv
