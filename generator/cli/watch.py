@@ -116,8 +116,14 @@ SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg
 
 
 def _relevant(path: Path) -> bool:
-    """Sources only: editors' and tools' temporary files come and go without meaning a change."""
-    return not path.name.startswith(".") and path.suffix.lower() in SOURCE_SUFFIXES
+    """Sources, and folders: editors' and tools' temporary files come and go without meaning a change, but a
+    folder moved or renamed (one event, for the folder itself) takes its sources with it. A folder moved away
+    no longer exists, so any name without a suffix that is not a file counts (vim's '4913' probe excepted)."""
+    if path.name.startswith("."):
+        return False
+    if path.suffix.lower() in SOURCE_SUFFIXES:
+        return True
+    return not path.suffix and not path.name.isdigit() and not path.is_file()
 
 
 RUN_ONLY = ("games", "only", "jobs", "force", "clean")  # `pnp build` choices that are not build options

@@ -51,6 +51,28 @@ def _next_line(lines: queue.Queue[str], timeout: float = 60) -> str:
     return lines.get(timeout=timeout)
 
 
+def test_a_folder_moved_away_and_back_is_noticed(project_copy: Project, tmp_path) -> None:
+    """A folder rename is one event, for the folder: its layouts going is an error, their return a recovery."""
+    import shutil
+
+    layouts = project_copy.templates_dir / "layouts" / "counterattack"
+    aside = tmp_path / "aside"
+    options = BuildOptions(papers=("a4",), exports=("sheets",))
+    lines: list[str] = []
+
+    def changes():
+        shutil.move(layouts, aside)
+        yield {(3, str(layouts))}  # deleted: the folder itself, no suffix, gone
+        yield {(1, str(project_copy.data_dir / "counterattack" / "4913"))}  # vim's probe: not a change
+        shutil.move(aside, layouts)
+        yield {(1, str(layouts))}
+
+    watch_loop(project_copy, lambda: build(project_copy, ["counterattack"], options), changes(), lines.append)
+    _start, _watching, gone, back = lines
+    assert gone.startswith("templates/layouts/counterattack: error: ") and "not found" in gone
+    assert back.startswith("templates/layouts/counterattack: ") and "error" not in back
+
+
 def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
     env = {**os.environ, "CI": "1"}
     process = subprocess.Popen(
