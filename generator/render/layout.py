@@ -61,6 +61,8 @@ COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "
                                "rows": "num", "cols": "num", "ink": "ink"}
 INK_ROLES = ("background", "frame")  # `ink:` marks what --ink-saver lightens (see render.inksaver)
 MAX_REPEAT = 400  # copies one element may make with rows x cols
+ABOVE_ZERO = frozenset({"size", "min_size", "r", "leading"})  # sizes: nothing to draw at zero, mirrored below it
+NOT_NEGATIVE = frozenset({"w", "h", "radius", "stroke_width", "max_width"})
 TYPE_KEYS: dict[str, dict[str, str]] = {
     "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
              "stroke_width": "num", "bleed": "bool", "mirror": "bool", "frame": "bool"},
@@ -870,6 +872,10 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}{_whose(item)}", where) from None
         if not math.isfinite(number):  # never let inf or nan reach a PDF
             raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{_whose(item)}", where)
+        if key in ABOVE_ZERO and number <= 0:  # a size of -5 draws the text upside down, 0 draws nothing
+            raise DataError(f"element '{element}' {key} must be above zero, got {value!r}{_whose(item)}", where)
+        if key in NOT_NEGATIVE and number < 0:
+            raise DataError(f"element '{element}' {key} must be zero or more, got {value!r}{_whose(item)}", where)
         return number
     if kind == "bool":
         if isinstance(value, bool):

@@ -68,6 +68,20 @@ def test_a_misspelt_field_names_the_field_it_likely_meant(fresh_project) -> None
     assert "ChainMap" not in caught.value.message and "object" not in caught.value.message
 
 
+@pytest.mark.parametrize("element, said", [
+    ("{name: t, type: text, text: x, size: -5}", "element 't' size must be above zero, got -5"),
+    ("{name: t, type: text, text: x, size: 9, min_size: 0}", "element 't' min_size must be above zero, got 0"),
+    ("{name: c, type: circle, x: 5, y: 5, r: 0}", "element 'c' r must be above zero, got 0"),
+    ("{name: b, type: rect, x: 1, y: 1, w: -3, h: 4}", "element 'b' w must be zero or more, got -3"),
+])
+def test_a_size_that_cannot_be_drawn_is_refused_at_its_line(fresh_project, element, said) -> None:
+    """A negative font size drew the text upside down, and silently."""
+    write_layout(fresh_project, "counterattack/port", f"elements:\n  - {element}\n")
+    with pytest.raises(DataError) as caught:
+        resolve_port(fresh_project)
+    assert caught.value.location.line == 2 and said in caught.value.message
+
+
 def test_sandbox_refuses_python_internals(fresh_project) -> None:
     write_layout(fresh_project, "counterattack/port",
                  "elements:\n  - name: t\n    type: text\n    text: \"{{ card.__class__.__mro__ }}\"\n")
