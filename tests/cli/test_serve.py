@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -99,6 +100,39 @@ def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp
         process.send_signal(signal.SIGINT)  # Ctrl-C
         code = process.wait(timeout=20)
     assert code == 0
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
+def test_the_page_keeps_following_a_server_that_restarts(tmp_path: Path) -> None:
+    """`pnp serve` stopped and started again (to change --paper, say): an open page waits for it and reloads on
+    its next build, where one failed request used to end its polling for good."""
+    from generator.pipeline import build
+    from generator.render.build import BuildOptions
+
+    project = copy_sources(tmp_path / "project")
+    build(project, ["counterattack"], BuildOptions(papers=("a4",), exports=("preview",)))
+
+    def built() -> SimpleNamespace:
+        return SimpleNamespace(summary=SimpleNamespace(written=["a.pdf"], removed=[]), gallery_written=True)
+
+    first = PreviewServer(project.output_dir, "127.0.0.1", 0, BuildState(), b"").__enter__()
+    port, running = first.httpd.server_address[1], True
+    try:
+        with Page(first.url) as page:
+            page.wait_for("document.body.dataset.live === 'yes'", what="the gallery, live")
+            page.evaluate("window.notReloaded = true")
+            first.__exit__()  # the server stops: the page's next requests fail
+            running = False
+            time.sleep(2.5)
+            assert page.evaluate("window.notReloaded") is True  # still the same page, waiting
+            again = BuildState()
+            again.run(built)  # the restarted server has built once: a new generation
+            with PreviewServer(project.output_dir, "127.0.0.1", port, again, b""):
+                page.wait_for("window.notReloaded === undefined && document.body.dataset.live === 'yes'",
+                              timeout=30, what="the page to reload from the restarted server")
+    finally:
+        if running:
+            first.__exit__()
 
 
 def _get(server: PreviewServer, path: str) -> tuple[int, bytes, dict[str, str]]:
