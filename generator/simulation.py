@@ -369,6 +369,7 @@ class MetricValue:
     value: float | None
     ci95: tuple[float, float] | None = None
     about: str = ""
+    unmet: bool = False  # the named source or choice did not occur in this run (perhaps misspelt)
 
     def to_json(self) -> dict[str, Any]:
         return {"value": self.value, "ci95": list(self.ci95) if self.ci95 else None, "about": self.about}

@@ -7,6 +7,7 @@ Thin: it parses the grid, runs every point through `generator.engine.simulate`
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -17,6 +18,7 @@ import click
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.cli.simulate import _progress, load_rules, scheduler_option, seats
 from generator.cli.table import format_table
+from generator.errors import UsageError
 from generator.load.overrides import Override, parse_overrides
 from generator.project import refuse_unless_plain, write_atomic
 from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
@@ -52,7 +54,7 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     """Simulate GAME at every combination of the --vary values and report the chosen metrics."""
     from generator.engine.simulate import EngineSource, SimSpec, summarize
     from generator.engine.simulate.runner import prime, simulate_many
-    from generator.engine.simulate.sweep import DEFAULT_METRICS, Vary, check_metric, grid, metric
+    from generator.engine.simulate.sweep import DEFAULT_METRICS, Vary, check_metric, grid, known_names, metric
 
     for target in (csv_path, plot_path):
         if target is not None:
@@ -60,6 +62,10 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     grid_of = [Vary.parse(spec) for spec in varies]
     names = tuple(check_metric(m) for m in metrics) or DEFAULT_METRICS
     fixed = parse_overrides(settings)
+    given = [v.path for v in grid_of] + [o.path for o in fixed]
+    twice = sorted({path for path in given if given.count(path) > 1})
+    if twice:  # the last one would win, and the table would show values never played
+        raise UsageError(f"{', '.join(twice)}: given more than once in --vary and --set; give each path once")
     game, engine, rules = load_rules(ctx, game_id, fixed)
     players, specs = seats(rules, engine, game_id, players, bot, bots)
     root = str(ctx.project.root)
@@ -68,6 +74,12 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     runs = [SimSpec(EngineSource(root, game_id, engine.module,
                                  fixed + tuple(Override(v.path, value) for v, value in zip(grid_of, point, strict=True))),
                     players, specs, seed, games) for point in points]
+    # Two games at the first point before the grid: a metric this game cannot give (a seat it lacks, a figure or a
+    # balance hook it has not) is refused now, not once every point has been played.
+    (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler)
+    probed = summarize(probe, game=game_id, title=game.title, bots=specs, seed=seed, check=False)
+    for name in names:
+        metric(probed, name)
     with _progress(ctx, games * len(runs)) as advance:
         aggregates = simulate_many(runs, jobs or os.cpu_count() or 1, advance, None, scheduler)
     rows = []
@@ -76,6 +88,10 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
         rows.append(SweepPoint(point, {name: metric(summary, name) for name in names}))
     sweep = Sweep(game_id, game.title, players, specs, games, seed, tuple(v.path for v in grid_of), names,
                   tuple(rows), tuple(map(str, fixed)))
+    for name in names:  # a source or choice no point ever met: most likely misspelt (its cells read "-")
+        if all(row.metrics[name].unmet for row in rows):
+            ctx.echo(f"warning: --metric {name}: no run met {name.partition(':')[2]!r}; "
+                     f"{known_names(summary, name.partition(':')[0])}", err=True)
     if csv_path is not None:
         write_atomic(csv_path, sweep_csv(sweep).encode("utf-8"))
         ctx.note(f"wrote {csv_path}")

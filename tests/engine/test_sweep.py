@@ -81,3 +81,45 @@ def test_bad_metrics_are_one_line_errors(root: Path, capsys: pytest.CaptureFixtu
     code, _out, err = run_pnp(capsys, "-q", "--root", str(root), "sweep", GAME, "-n", "5",
                               "--vary", "combinations.street.points=6", *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_metric_the_game_cannot_give_is_refused_before_the_grid_is_played(
+        root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games at the first point find it out: the grid's thousands of games are never started."""
+    import generator.engine.simulate.runner as runner
+
+    played: list[int] = []
+    real = runner.simulate_many
+
+    def counting(runs, *args, **kwargs):
+        played.append(sum(run.games for run in runs))
+        return real(runs, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "simulate_many", counting)
+    code, _out, err = run_pnp(capsys, "-q", "--root", str(root), "sweep", GAME, "-n", "2000",
+                              "--vary", "combinations.street.points=6,7,8", "--metric", "mean:nothing")
+    assert code == 2 and "--metric mean:nothing: no figure 'nothing'" in err
+    assert played == [2]
+
+
+def test_a_path_given_twice_is_refused(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The last value would win, and the table would show values that were never played."""
+    for extra in (("--vary", "combinations.street.points=5"), ("--set", "combinations.street.points=5")):
+        code, _out, err = run_pnp(capsys, "-q", "--root", str(root), "sweep", GAME, "-n", "5",
+                                  "--vary", "combinations.street.points=6,7", *extra)
+        assert code == 2
+        assert err.strip() == ("pnp: combinations.street.points: given more than once in --vary and --set; "
+                               "give each path once")
+
+
+def test_a_source_or_choice_no_run_met_reads_dash_with_a_warning(root: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt name ('Street' for 'street') used to read as a share of 0.00, as if measured."""
+    code, out, err = run_pnp(capsys, "-q", "--root", str(root), "sweep", GAME, "-n", "20", "--json",
+                             "--vary", "combinations.street.points=6,8", "--metric", "share:Street",
+                             "--metric", "share:street")
+    assert code == 0
+    rows = json.loads(out)["points"]
+    assert all(row["metrics"]["share:Street"]["value"] is None for row in rows)
+    assert all(row["metrics"]["share:street"]["value"] is not None for row in rows)
+    assert "warning: --metric share:Street: no run met 'Street'; sources met: " in err and "street" in err

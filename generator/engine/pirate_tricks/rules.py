@@ -25,7 +25,7 @@ class PirateTricksRules(Rules[PirateTricksState]):
         self.rounds = self.config.rounds if rounds is None else rounds
         if self.rounds not in self.config.round_options:
             raise UsageError(f"Pirate Tricks plays {', '.join(map(str, self.config.round_options))} rounds, "
-                             f"not {rounds}")
+                             f"not {self.rounds}")
         self.space = ActionSpace(self.config, game.players_max)
 
     def random_deal(self, players: int, rng: random.Random) -> dict[str, Any]:

@@ -104,11 +104,23 @@ def metric(summary: Summary, name: str) -> MetricValue:
         return MetricValue(None) if best is None else _rate(best.takers, best.choice)
     if head == "share":
         source = next((r for r in balance.sources if r.source == arg), None)
-        return MetricValue(0.0, (0.0, 0.0)) if source is None else MetricValue(source.share, source.ci95)
+        return MetricValue(None, unmet=True) if source is None else MetricValue(source.share, source.ci95)
     choice = next((r for r in balance.choices if r.choice == arg), None)
+    if choice is None:
+        return MetricValue(None, unmet=True)
     if head == "taken":
-        return _rate(choice.taken) if choice else MetricValue(0.0, (0.0, 0.0))
-    return _rate(choice.takers) if choice and choice.takers.trials else MetricValue(None)
+        return _rate(choice.taken)
+    return _rate(choice.takers) if choice.takers.trials else MetricValue(None)
+
+
+def known_names(summary: Summary, head: str) -> str:
+    """The names `share:` (sources) or `taken:`/`takers:` (choices) may take, as one run met them."""
+    balance = summary.balance
+    if balance is None:
+        return "this game has no balance hook"
+    if head == "share":
+        return "sources met: " + (", ".join(r.source for r in balance.sources) or "none")
+    return "choices met: " + (", ".join(r.choice for r in balance.choices) or "none")
 
 
 def _rate(rate: Rate, about: str = "") -> MetricValue:
