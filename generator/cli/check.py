@@ -11,6 +11,7 @@ named when the log has a `names:` line.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -35,17 +36,24 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     holds a deal of the wrong shape.
     """
     from generator.engine.replay import read_log, replay, unfinished
+    from generator.engine.simulate.runner import build_rules
+    from generator.load import load_game
+    from generator.load.overrides import parse_overrides
 
     (game,) = ctx.games([game_id])
     records = read_log(log_path, str(log_path))
     if not records:
         raise UsageError(f"{log_path} holds no game")
-    rules = ctx.registry.engine(game_id).rules(game)
     for record in records:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)
+    engine = ctx.registry.engine(game_id)
+    rules_for: dict[tuple[str, ...], Any] = {(): engine.rules(game)}
     for record in records:
-        outcome = replay(rules, record, check=True)
+        if record.settings not in rules_for:  # played with `pnp simulate --set`: replay with the same data
+            overrides = parse_overrides(record.settings)
+            rules_for[record.settings] = build_rules(engine.rules, load_game(ctx.project, game_id, overrides), overrides)
+        outcome = replay(rules_for[record.settings], record, check=True)
         problem = outcome.problem or unfinished(outcome)
         if problem is not None:
             ctx.echo(problem)

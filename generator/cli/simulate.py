@@ -59,7 +59,7 @@ scheduler_option = click.option(
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write a PDF report with charts here.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write every game (deal and actions) as JSON lines, replayable by `pnp check`.")
+              help="Write every game (deal, actions and any --set values) as JSON lines, replayable by `pnp check`.")
 @click.option("--max-share", type=click.FloatRange(0, 1), default=0.4, show_default=True,
               help="Warn when one source earns more than this share of all points.")
 @click.option("--max-edge", type=click.FloatRange(0, 1), default=0.05, show_default=True,

@@ -6,7 +6,8 @@ Two forms are read:
 
 * JSON lines, one game per line, as `pnp simulate --log` writes them:
   `{"game": ..., "index": 0, "players": 2, "bots": [...], "seed": ..., "deal": {...},
-  "actions": ["play 14 red", ...], "result": {"scores": [...], "winners": [...]}}`
+  "actions": ["play 14 red", ...], "result": {"scores": [...], "winners": [...]}}`, and `"set": ["PATH=VALUE", ...]`
+  when the game was played with `pnp simulate --set` (a replay applies the same values to the data)
 * a text form for games typed in by hand: `key: value` header lines (`game`,
   `players`, and `deal` as one line of JSON or `seed`; optionally `names: Bo, Ann, Cy`
   so that messages speak of the players by name), an optional `---`, then one
@@ -27,7 +28,7 @@ from typing import Any
 from generator.engine.base import IllegalAction, Result, Rules, State
 from generator.errors import DataError, Location
 
-HEADER_KEYS = ("game", "players", "names", "seed", "deal", "bots", "index", "result")
+HEADER_KEYS = ("game", "players", "names", "seed", "deal", "bots", "set", "index", "result")
 SEAT = re.compile(r"\bseat (\d+)\b")
 QUOTED = re.compile(r"('[^']*'|\"[^\"]*\")")  # action texts quoted in a message keep their own words
 BOM = "\ufeff"
@@ -76,6 +77,7 @@ class GameRecord:
     one_line: bool = False  # a JSON-lines record: every action is on the record's line
     names: tuple[str, ...] = ()  # the players' names by seat, when the log gives them
     deal_line: int = 0  # the file line of the deal (or seed), for a deal that is not possible
+    settings: tuple[str, ...] = ()  # the `--set PATH=VALUE` values the game was played under
 
     def seat(self, index: int) -> str:
         """A seat as people count it: its name when the log gives names, else 'seat 1' for index 0."""
@@ -95,6 +97,8 @@ class GameRecord:
             data["names"] = list(self.names)
         if self.bots:
             data["bots"] = list(self.bots)
+        if self.settings:
+            data["set"] = list(self.settings)
         if self.seed is not None:
             data["seed"] = self.seed
         if self.deal is not None:
@@ -199,7 +203,7 @@ def _read_text(lines: Sequence[str], name: str) -> GameRecord:
     where = Location(name, header_line or 1)
     data: dict[str, Any] = {}
     for key, (value, number) in header.items():
-        if key in ("deal", "result"):
+        if key in ("deal", "result", "set"):
             data[key] = _json(value, Location(name, number), f"'{key}' must be JSON on one line")
         elif key in ("players", "seed", "index"):
             try:
@@ -257,6 +261,9 @@ def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, .
     bots = data.get("bots") or []
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise LogError(f"'bots' must be a list of bot names, one per seat, got {_short(bots)}", where)
+    settings = data.get("set") or []
+    if not isinstance(settings, list) or not all(isinstance(s, str) and "=" in s for s in settings):
+        raise LogError(f"'set' must be a list of \"PATH=VALUE\" strings, got {_short(settings)}", where)
     names = data.get("names") or []
     if names and (not isinstance(names, list) or len(names) != players or not all(isinstance(n, str) for n in names)):
         raise LogError(f"'names' must name each of the {players} players, in seat order", where)
@@ -287,6 +294,7 @@ def _record(data: Mapping[str, Any], where: Location, action_lines: tuple[int, .
         one_line=one_line,
         names=tuple(names),
         deal_line=deal_line or where.line,
+        settings=tuple(settings),
     )
 
 

@@ -36,6 +36,26 @@ def test_simulated_log_checks_legal_and_tampered_log_names_the_line(
     assert out.strip() == "line 18: action 2 ('take 7'): seat 2 took 7 but may take 1 to 3"
 
 
+def test_a_log_played_with_set_replays_with_the_same_values(root: Path, pnp: Run) -> None:
+    """Taking up to 5 is legal only with --set rules.take_max=5: the log keeps it, and check applies it."""
+    import json
+
+    log = root / "five.jsonl"
+    code, _out, _err = pnp("-q", "--root", str(root), "simulate", "nim", "--games", "20", "--players", "2",
+                           "--bots", "random,random", "--seed", "2", "--set", "rules.take_max=5", "--log", str(log))
+    assert code == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert all(record["set"] == ["rules.take_max=5"] for record in records)
+    assert any(int(action.split()[1]) > 3 for record in records for action in record["actions"])  # took 4 or 5
+    code, out, _err = pnp("--root", str(root), "check", "nim", str(log))
+    assert (code, out.strip()) == (0, "legal: all 20 games replay to their end without an illegal action")
+    for record in records:  # without the values it was played with, the same game breaks the shipped rule
+        del record["set"]
+    log.write_text("".join(json.dumps(record) + "\n" for record in records))
+    code, out, _err = pnp("--root", str(root), "check", "nim", str(log))
+    assert code == 1 and "may take 1 to 3" in out
+
+
 def test_single_text_game_prints_final_scores(root: Path, pnp: Run) -> None:
     log = root / "club.txt"
     log.write_text('game: nim\nplayers: 2\ndeal: {"heap": 6}\ntake 2\ntake 3\ntake 1\n')

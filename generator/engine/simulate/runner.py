@@ -196,7 +196,8 @@ def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
             aggregate.balance.add_game(hook(state), result.winners)
         if spec.log:
             record = GameRecord(game=game_id, index=index, players=spec.players, bots=spec.bots, seed=seed,
-                                deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result))
+                                deal=json.loads(dealt[0]), actions=tuple(actions), result=result_dict(result),
+                                settings=tuple(map(str, spec.source.overrides)))
             lines.append(record.to_json())
     return ChunkResult(aggregate.flush(), lines)
 
