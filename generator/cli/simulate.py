@@ -203,7 +203,8 @@ def format_summary(s: Summary) -> str:
         rows = [[e.bot, str(e.seats), str(e.rate.wins), format_pct(e.rate.rate), format_ci(e.rate)] for e in s.by_bot]
         out.append(format_table(["bot", "seats", "wins", "win rate", "95% CI"], rows))
     if s.players > 1:
-        out.append(f"\nshared victories: {s.shared_wins} games (a win counted for each winner); "
+        out.append(f"\nshared victories: {s.shared_wins} {'game' if s.shared_wins == 1 else 'games'} "
+                   "(a win counted for each winner); "
                    f"no winner: {s.no_winner}")
     out.append("")
     out.append(format_table(["per game", "mean", "sd", "min", "max"],
@@ -230,12 +231,13 @@ def format_summary(s: Summary) -> str:
         out.append(format_table(["card (mean per game)", *metrics], rows))
     if s.balance is not None:
         out.append("")
-        out.append(format_balance(s.balance))
+        out.append(format_balance(s.balance, mixed_bots=len(set(s.bots)) > 1))
     return "\n".join(out)
 
 
-def format_balance(b: Balance) -> str:
-    """Sources by share, choices by takers' edge, ties, then one warning line per limit passed."""
+def format_balance(b: Balance, mixed_bots: bool = False) -> str:
+    """Sources by share, choices by takers' edge, ties, then one warning line per limit passed. With seats
+    played by different bots, a choice's takers are mostly the bot that likes it: the table says so."""
     out = [format_table(["source", "points/seat", "share", "95% CI"],
                         [[r.source, format_num(r.mean), format_pct(r.share),
                           format_interval(*r.ci95)] for r in b.sources]),
@@ -245,8 +247,12 @@ def format_balance(b: Balance) -> str:
                  format_pct(r.others.rate), f"{100 * r.edge:+.1f}"] for r in b.choices]
         out.append(format_table(["choice", "taken", "takers win", "95% CI", "others win", "edge (pts)"], rows))
         out.append(f"  (a seat wins {format_pct(b.fair)} on average; edge = takers' win rate minus that)")
+        if mixed_bots:
+            out.append("  (the seats play different bots: a choice's edge measures the bots that take it as much as "
+                       "the choice; compare choices with every seat on one bot)")
     breaks = ", ".join(f"{name} {count}" for name, count in b.tie_breaks.items()) or "none"
-    out.append(f"\nties on points: {b.ties.wins} games, {format_pct(b.ties.rate)} (95% CI {format_ci(b.ties)}); "
+    out.append(f"\nties on points: {b.ties.wins} {'game' if b.ties.wins == 1 else 'games'}, {format_pct(b.ties.rate)} "
+               f"(95% CI {format_ci(b.ties)}); "
                f"settled by: {breaks}")
     out.extend(f"WARNING: {line}" for line in b.warnings)
     return "\n".join(out)

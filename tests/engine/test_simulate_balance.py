@@ -127,6 +127,10 @@ def test_cli_reports_balance_in_json_and_warns_in_text(tmp_path, capsys: pytest.
     # every interval reads 'a to b', in the tables and the warnings: '-89.2%--83.8%' was hard to read
     assert "%-" not in out and re.search(r"\n\S+ +-?\d+\.\d+ +-?\d+\.\d% +-?\d+\.\d% to -?\d+\.\d%\n", out), out
     assert re.search(r"WARNING: source \S+ earns \d+\.\d% of all points \(95% CI \d+\.\d% to \d+\.\d%\)", out), out
+    assert "the seats play different bots" not in out  # one bot at every seat: a choice's edge is the choice's
+    code, out, _err = run_pnp(capsys, "-q", "--root", root, "simulate", "pirates-under-fire", "-n", "20",
+                              "--bots", "heuristic,random")
+    assert code == 0 and "(the seats play different bots: a choice's edge measures the bots that take it" in out
 
 
 def test_the_by_source_table_lists_sources_in_the_balance_tables_order(tmp_path,

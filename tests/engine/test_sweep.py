@@ -123,3 +123,19 @@ def test_a_source_or_choice_no_run_met_reads_dash_with_a_warning(root: Path,
     assert all(row["metrics"]["share:Street"]["value"] is None for row in rows)
     assert all(row["metrics"]["share:street"]["value"] is not None for row in rows)
     assert "warning: --metric share:Street: no run met 'Street'; sources met: " in err and "street" in err
+
+
+def test_max_takers_ranks_choices_by_the_low_end_of_their_interval() -> None:
+    """One taker who won (100%, interval 21%-100%) must not beat 400 takers winning 70% (65%-74%)."""
+    from types import SimpleNamespace
+
+    from generator.engine.simulate.sweep import metric
+    from generator.simulation import Rate
+
+    def row(choice: str, rate: Rate) -> SimpleNamespace:
+        return SimpleNamespace(choice=choice, takers=rate)
+
+    lucky, strong = Rate(1, 1, 1.0, (0.21, 1.0)), Rate(280, 400, 0.70, (0.65, 0.74))
+    summary = SimpleNamespace(balance=SimpleNamespace(choices=[row("rare", lucky), row("common", strong)]))
+    best = metric(summary, "max-takers")  # type: ignore[arg-type]
+    assert (best.about, best.value) == ("common", 0.70)

@@ -8,7 +8,8 @@ masked by different deals). A metric is read from each point's `Summary`:
   share:SOURCE  share of all points gained  taken:CHOICE  how often a seat takes CHOICE
   takers:CHOICE win rate of its takers      ties          games whose top score was tied
   max-share     the largest share, naming its source
-  max-takers    the highest takers' win rate, naming the choice
+  max-takers    the takers' win rate of the choice whose interval's low end is highest (so one lucky
+                taker of a rare choice does not win it), naming the choice
   mean:FIGURE   mean of a per-game figure (actions, rounds...), normal-approximation interval
 """
 
@@ -100,7 +101,7 @@ def metric(summary: Summary, name: str) -> MetricValue:
         return MetricValue(None) if top is None else MetricValue(top.share, top.ci95, top.source)
     if head == "max-takers":
         taken = [r for r in balance.choices if r.takers.trials]
-        best = max(taken, key=lambda r: (r.takers.rate, r.choice), default=None)
+        best = max(taken, key=lambda r: (r.takers.ci95[0], r.takers.rate, r.choice), default=None)
         return MetricValue(None) if best is None else _rate(best.takers, best.choice)
     if head == "share":
         source = next((r for r in balance.sources if r.source == arg), None)
