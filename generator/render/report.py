@@ -19,6 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.render.fonts import register_fonts
@@ -146,15 +147,19 @@ def histogram_chart(series: Sequence[tuple[str, Histogram]], x_label: str) -> Dr
             key = int(low // width) * width
             counts[key] = counts.get(key, 0) + count
         data.append([counts.get(low, 0) for low in lows])
-    drawing = Drawing(WIDTH, 150)
+    names = [str(low) if width == 1 else f"{low}-{low + width - 1}" for low in lows] or [""]
+    turned = len(lows) > 16
+    # Labels turned upright hang below the axis by their length: the axis rises so they clear the axis title.
+    below = max(stringWidth(name, "Sans", 7) for name in names) + 26 if turned else 30
+    drawing = Drawing(WIDTH, 120 + max(30, below))
     chart = VerticalBarChart()
-    chart.x, chart.y = 40, 30
+    chart.x, chart.y = 40, max(30, below)
     chart.width, chart.height = WIDTH - (150 if len(series) > 1 else 60), 105
     chart.data = data or [[0]]
-    chart.categoryAxis.categoryNames = [str(low) if width == 1 else f"{low}-{low + width - 1}" for low in lows] or [""]
+    chart.categoryAxis.categoryNames = names
     chart.categoryAxis.labels.fontName = "Sans"
     chart.categoryAxis.labels.fontSize = 7
-    if len(lows) > 16:
+    if turned:
         chart.categoryAxis.labels.angle = 90
         chart.categoryAxis.labels.boxAnchor = "e"
     chart.valueAxis.valueMin = 0

@@ -71,3 +71,24 @@ def test_render_never_imports_the_engine() -> None:
     modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module]
     modules += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     assert not [m for m in modules if m.startswith("generator.engine")]
+
+
+def test_upright_bucket_labels_clear_the_axis_title() -> None:
+    """Many buckets turn their labels upright; they hung over the axis title ('actions' over '26-27')."""
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.shapes import String
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from generator.render.fonts import register_fonts
+    from generator.render.report import histogram_chart
+    from generator.simulation import Histogram
+
+    register_fonts()
+    wide = Histogram(2, tuple((float(low), 1) for low in range(400, 480, 2)))  # "400-401" ... 40 buckets
+    drawing = histogram_chart([("seat 1", wide)], "actions")
+    chart = next(c for c in drawing.contents if isinstance(c, VerticalBarChart))
+    title = next(s for s in drawing.contents if isinstance(s, String) and s.text == "actions")
+    assert chart.categoryAxis.labels.angle == 90
+    lowest_label = chart.y - chart.categoryAxis.tickDown - stringWidth("478-479", "Sans", 7)
+    assert lowest_label > title.y + title.fontSize  # the labels end above the title's top
+    assert drawing.height >= chart.y + chart.height
