@@ -69,7 +69,7 @@ def rebuild_line(project: Project, build: Callable[[], Any], changed: list[Path]
     try:
         result = build()
     except PnpError as exc:
-        return f"{names}: error: {exc}", []
+        return f"{names or 'start'}: error: {exc}", []
     elapsed = time.perf_counter() - started
     summary = result.summary
     written = [project.display(p) for p in summary.written]

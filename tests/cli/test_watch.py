@@ -73,6 +73,15 @@ def test_a_folder_moved_away_and_back_is_noticed(project_copy: Project, tmp_path
     assert back.startswith("templates/layouts/counterattack: ") and "error" not in back
 
 
+def test_a_first_build_that_fails_says_start(project_copy: Project) -> None:
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "tricks: 3}", "tricks: three}")
+    lines: list[str] = []
+    options = BuildOptions(papers=("a4",), exports=("sheets",))
+    watch_loop(project_copy, lambda: build(project_copy, ["counterattack"], options), iter(()), lines.append)
+    assert lines[0].startswith("start: error: data/counterattack/cards.yaml:19: ")
+
+
 def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
     env = {**os.environ, "CI": "1"}
     process = subprocess.Popen(
