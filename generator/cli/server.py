@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import mimetypes
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -116,16 +117,23 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         """Quiet: the terminal shows one line per rebuild, not one per request."""
 
 
+class _ServerV6(ThreadingHTTPServer):
+    """The same server on an IPv6 address (`--host ::1`): the standard one listens on IPv4 only."""
+
+    address_family = socket.AF_INET6
+
+
 class PreviewServer:
     """An HTTP server in a daemon thread; a context manager that stops it cleanly on the way out."""
 
     def __init__(self, root: Path, host: str, port: int, state: BuildState, placeholder: bytes) -> None:
         handler = partial(PreviewHandler, root=root, state=state, placeholder=placeholder)
+        server = _ServerV6 if ":" in host else ThreadingHTTPServer
         try:
-            self.httpd = ThreadingHTTPServer((host, port), handler)
+            self.httpd = server((host, port), handler)
         except OSError as exc:
-            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc} "
-                             "(try another --port, or --port 0 for any free one)") from None
+            hint = "try another --host" if port == 0 else "try another --port, or --port 0 for any free one"
+            raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc} ({hint})") from None
         self.httpd.daemon_threads = True
         self.host = host
         self.thread = threading.Thread(target=self.httpd.serve_forever, name="pnp-serve", daemon=True)

@@ -224,3 +224,31 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
     message = str(caught.value)
     assert message.startswith(f"cannot listen on 127.0.0.1:{port}: ") and "--port 0" in message
     assert "\n" not in message
+
+
+def _ipv6_loopback() -> bool:
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
+def test_an_ipv6_host_is_served(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<p>gallery</p>")
+    with PreviewServer(tmp_path, "::1", 0, BuildState(), b"") as server:
+        assert server.url.startswith("http://[::1]:")
+        connection = http.client.HTTPConnection("::1", server.httpd.server_address[1], timeout=10)
+        connection.request("GET", "/")
+        assert connection.getresponse().read() == b"<p>gallery</p>"
+        connection.close()
+
+
+def test_a_host_that_cannot_be_listened_on_names_the_host_not_the_port(tmp_path: Path) -> None:
+    with pytest.raises(UsageError) as caught:
+        PreviewServer(tmp_path, "192.0.2.1", 0, BuildState(), b"")  # TEST-NET-1: never this machine's
+    assert "try another --host" in str(caught.value) and "--port 0" not in str(caught.value)
