@@ -179,6 +179,11 @@ class BuildSession:
                     result.games += _vanished(remove_vanished_games(ids, cache, self.project))
                 if PREVIEW in options.exports:
                     result.gallery_written = self._gallery(cache)
+        except BaseException:
+            # Stopped (Ctrl-C, SIGTERM) or failed: the forked workers have been stopped and waited for by now,
+            # and one stopped mid-write leaves its temporary; it goes now, not at the next build.
+            clean_temporaries(self.project.output_dir)
+            raise
         finally:
             cache.save()
             self._cache = cache  # for the next build of this session, if nobody else writes the manifest

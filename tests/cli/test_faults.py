@@ -214,6 +214,31 @@ def test_a_killed_builds_temporaries_are_cleaned_by_the_next_build(small: Path) 
     assert live.exists() and mine.exists()
 
 
+def test_a_stopped_build_removes_what_its_stopped_workers_left(small: Path) -> None:
+    """Ctrl-C or SIGTERM mid-build: a forked worker stopped mid-write leaves a temporary, which the stopped
+    build removes on its way out (`pnp watch` and `pnp serve` end there), not the next build."""
+    import pytest
+
+    from generator.pipeline import BuildSession
+    from generator.project import Project
+    from generator.render.build import BuildOptions
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    project = Project.at(small)
+    leftover = project.output_dir / "counterattack" / f".counterattack-main-a4-duplex-long.pdf.{int(dead.stdout)}.0badc0de.tmp"
+
+    def stop(_job: object) -> None:  # as a worker killed mid-write would leave it, then Ctrl-C
+        leftover.parent.mkdir(parents=True, exist_ok=True)
+        leftover.write_bytes(b"%PDF-half")
+        raise KeyboardInterrupt
+
+    with BuildSession(project, between_jobs=stop) as session, pytest.raises(KeyboardInterrupt):
+        session.build(("counterattack",), BuildOptions(papers=("a4",), jobs=2), force=True)
+    assert not leftover.exists()
+    assert not list(project.output_dir.rglob("*.tmp"))
+
+
 # --- kill -9 --------------------------------------------------------------------
 
 
