@@ -38,6 +38,7 @@ class FaceImage:
     label: str
     src: str  # relative to output/, with `?v=<content hash>` so a browser never shows a stale face
     large: str = ""  # the 300 dpi face with its bleed (`--png`), for the lightbox; "" when not built
+    words: str = ""  # what the search finds it by besides its label: the item's name ("Tortuga Cay" for tortuga)
 
 
 @dataclass
@@ -119,10 +120,12 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         if record.name.endswith(".pdf"):
             pdfs.append(path)
     made = {component_id: len(faces) for component_id, faces in previews.items()}
+    names = {c.id: {item.id: str(item.fields.get("name") or "") for item in c.items} for c in game.components}
     for component_id, faces in previews.items():
         del faces[MAX_FACES_SHOWN:]
         for face in faces:
             face.large = with_bleed.get((component_id, _first_copy(face.label)), "")
+            face.words = names.get(component_id, {}).get(face.label.partition(" (back)")[0], "")
     components = [GalleryComponent(c.id, c.name, c.kind, c.size.label(), c.count, len(c.items), previews.get(c.id, []),
                                    c.size.width, c.size.height, c.size.shape, c.size.corner, bleed, c.safe,
                                    counts=_counts_by_players(game, c.id),

@@ -37,6 +37,7 @@ def test_the_lightbox_gets_the_face_geometry(project: Project) -> None:
     assert (port.width_mm, port.height_mm, port.bleed_mm, port.safe_mm) == (63, 88, 3.0, 3.0)
     assert port.faces[0].src == "counterattack/preview/port-port-royal.png?v=000000000000"
     assert port.faces[0].large == ""  # no --png faces in this build: the lightbox shades the bleed area instead
+    assert port.faces[0].words == "Port Royal"  # the search finds a face by its card's name too
 
 
 def test_the_lightbox_shows_the_png_face_with_its_bleed_when_there_is_one(project: Project) -> None:
@@ -64,7 +65,7 @@ def test_search_and_filters_show_only_what_matches(project: Project, tmp_path: P
     games = [entry(project, "counterattack"), entry(project, "pirates-under-fire")]
     page_file = tmp_path / "index.html"
     page_file.write_text(render_gallery(project, games), encoding="utf-8")
-    faces = [(g.id, c.id, c.name, f.label) for g in games for c in g.components for f in c.faces]
+    faces = [(g.id, c.id, c.name, f"{f.label} {f.words}".lower()) for g in games for c in g.components for f in c.faces]
 
     def show(search: str = "", game: str = "", component: str = "") -> int:
         page.evaluate(f"""(function () {{
@@ -87,6 +88,7 @@ def test_search_and_filters_show_only_what_matches(project: Project, tmp_path: P
         assert show(search="skull", component="counterattack/port") == 1  # Skull Rock
         assert show(search="no such card") == 0
         assert page.evaluate("document.getElementById('counterattack').hidden")
+        assert show(search="deadman's wharf") == 1  # by the card's name, which its id (deadmans-wharf) spells otherwise
 
 
 def test_a_huge_deck_shows_its_first_faces_and_says_how_many_more(project: Project) -> None:
