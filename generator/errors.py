@@ -16,6 +16,7 @@ Exit codes, one meaning each (documented in the README):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -59,3 +60,17 @@ class UsageError(PnpError):
 
 class WriteError(PnpError):
     """A file cannot be written: the disk is full, read-only, or a file stands where a folder must."""
+
+
+def closest(name: str, choices: Iterable[str]) -> str | None:
+    """The choice most like `name` (a likely misspelling of it), or None: what a "did you mean" hint names."""
+    import difflib  # only when an error is being worded
+
+    close = difflib.get_close_matches(name, list(choices), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str:
+    """"; did you mean 'x'?" for the error line that refuses `name`, or "" when nothing is close."""
+    close = closest(name, choices)
+    return f"; did you mean {close!r}?" if close else ""

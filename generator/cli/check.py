@@ -35,24 +35,21 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     wrong types); 2 when LOG cannot be opened, records another game or a player count the game lacks, or
     holds a deal of the wrong shape.
     """
+    from generator.cli.simulate import load_rules
     from generator.engine.replay import read_log, replay, unfinished
-    from generator.engine.simulate.runner import build_rules
-    from generator.load import load_game
     from generator.load.overrides import parse_overrides
 
-    (game,) = ctx.games([game_id])
+    ctx.games([game_id])  # an unknown game fails here, before the log is read
     records = read_log(log_path, str(log_path))
     if not records:
         raise UsageError(f"{log_path} holds no game")
     for record in records:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)
-    engine = ctx.registry.engine(game_id)
-    rules_for: dict[tuple[str, ...], Any] = {(): engine.rules(game)}
+    rules_for: dict[tuple[str, ...], Any] = {}  # by the `--set` values a game was played with (simulate --log)
     for record in records:
-        if record.settings not in rules_for:  # played with `pnp simulate --set`: replay with the same data
-            overrides = parse_overrides(record.settings)
-            rules_for[record.settings] = build_rules(engine.rules, load_game(ctx.project, game_id, overrides), overrides)
+        if record.settings not in rules_for:
+            rules_for[record.settings] = load_rules(ctx, game_id, parse_overrides(record.settings))[2]
         outcome = replay(rules_for[record.settings], record, check=True)
         problem = outcome.problem or unfinished(outcome)
         if problem is not None:

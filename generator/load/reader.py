@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, did_you_mean
 from generator.load.yamlsrc import YList, YMap
 
 _TYPE_NAMES = {
@@ -82,7 +81,7 @@ class Section:
         value = self.take(key, str, default)
         if value is not default and value not in choices:
             raise DataError(
-                f"{self.what} '{key}' must be one of {', '.join(choices)}, got {value!r}{_suggest(value, choices)}",
+                f"{self.what} '{key}' must be one of {', '.join(choices)}, got {value!r}{did_you_mean(str(value), choices)}",
                 self.where(key),
             )
         return value
@@ -97,7 +96,7 @@ class Section:
         for key in self.data:
             if key not in known:
                 raise DataError(
-                    f"unknown key {key!r} in {self.what}{_suggest(str(key), [str(k) for k in known])}"
+                    f"unknown key {key!r} in {self.what}{did_you_mean(str(key), [str(k) for k in known])}"
                     f" (known keys: {', '.join(sorted(str(k) for k in known))})",
                     self.where(key),
                 )
@@ -110,11 +109,6 @@ def list_entries(value: Any, what: str, where: Location) -> list[tuple[Any, Loca
     if isinstance(value, YList):
         return [(entry, value.where(i)) for i, entry in enumerate(value)]
     return [(entry, where) for entry in value]
-
-
-def _suggest(value: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(str(value), list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _describe(value: Any) -> str:

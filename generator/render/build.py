@@ -243,7 +243,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 continue  # printed on the game's mixed sheet (`mixed_sheet_jobs`)
             for paper_name in (options.papers if exporter.per_paper else ("",)):
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
-                label = f"{game.id} {component.id} {paper_name or exporter.name}"
+                label = component_label(game.id, component.id, paper_name or exporter.name)
                 key = _component_key(exporter, settings, drawn)
                 job = Job(game.id, label, project.output_dir / game.id / exporter.folder,
                           functools.partial(exporter.draw, given, settings), key=key,
@@ -255,6 +255,15 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
     return jobs
+
+
+def component_label(game_id: str, component_id: str, part: str) -> str:
+    """A component job's label (and manifest key): `part` is its paper, or its exporter when not on paper."""
+    return f"{game_id} {component_id} {part}"
+
+
+def showcase_label(game_id: str) -> str:
+    return f"{game_id} {SHOWCASE}"
 
 
 def _component_key(exporter: Exporter, settings: Any, drawn: str) -> str:
@@ -274,13 +283,13 @@ def kept_for_gallery(game: Game, options: BuildOptions, cache: BuildCache, gate:
     skip = set(planned)
     preview = EXPORTERS[PREVIEW]
     for component in selected(game, options):
-        label = f"{game.id} {component.id} {PREVIEW}"
+        label = component_label(game.id, component.id, PREVIEW)
         if label not in skip and label in cache.jobs:
             key = _component_key(preview, preview.settings_for(options, None), component_digest(game, component))
             record = cache.fresh(label, key, gate)
             if record is not None:
                 kept[label] = record
-    label = f"{game.id} {SHOWCASE}"
+    label = showcase_label(game.id)
     if label not in skip and label in cache.jobs:
         record = cache.fresh(label, showcase_key(game), gate)
         if record is not None:
@@ -371,7 +380,7 @@ def showcase_jobs(game: Game, project: Project, workers: object, cache: BuildCac
 
     settings = ShowcaseSettings()
     run = functools.partial(draw_showcase, renderer(project), game, workers, cache, settings)  # type: ignore[arg-type]
-    return [Job(game.id, f"{game.id} showcase", project.output_dir / game.id / SHOWCASE, run, key=showcase_key(game),
+    return [Job(game.id, showcase_label(game.id), project.output_dir / game.id / SHOWCASE, run, key=showcase_key(game),
                 exporter=SHOWCASE, subject=game.id)]
 
 

@@ -33,7 +33,6 @@ each template reads, so a warm process parses no layout at all.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections import ChainMap
@@ -42,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, did_you_mean
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
@@ -282,11 +281,6 @@ def _stored_references(value: Any) -> bool:
             and all(isinstance(n, str) for n in value[1]))
 
 
-def _suggest(value: str, choices: list[str] | tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 class LayoutLibrary:
     """Loads and caches compiled layouts of one project; one per process is enough."""
 
@@ -364,7 +358,7 @@ class LayoutLibrary:
             raise DataError("a layout must be a mapping with 'elements:' (and optionally 'extends:', 'vars:')", top)
         for key in doc:
             if key not in TOP_KEYS:
-                raise DataError(f"unknown key {key!r} in layout{_suggest(str(key), TOP_KEYS)} "
+                raise DataError(f"unknown key {key!r} in layout{did_you_mean(str(key), TOP_KEYS)} "
                                 f"(known keys: {', '.join(TOP_KEYS)})", doc.where(key))
         parent: Layout | None = None
         if "extends" in doc:
@@ -424,13 +418,13 @@ class LayoutLibrary:
             raise DataError(f"element '{element.name}' has no 'type' (one of {', '.join(TYPE_KEYS)})", element.where)
         kind = type_value.raw
         if kind not in TYPE_KEYS:
-            raise DataError(f"element '{element.name}' type {kind!r} is unknown{_suggest(str(kind), tuple(TYPE_KEYS))} "
+            raise DataError(f"element '{element.name}' type {kind!r} is unknown{did_you_mean(str(kind), tuple(TYPE_KEYS))} "
                             f"(types: {', '.join(TYPE_KEYS)})", type_value.where)
         allowed = {**COMMON_KEYS, **TYPE_KEYS[kind]}
         for key, value in element.values.items():
             if key not in allowed:
                 raise DataError(f"unknown key {key!r} in {kind} element '{element.name}'"
-                                f"{_suggest(str(key), tuple(allowed))} (known keys: {', '.join(sorted(allowed))})",
+                                f"{did_you_mean(str(key), tuple(allowed))} (known keys: {', '.join(sorted(allowed))})",
                                 value.where)
             value_kind = allowed[key]
             if key == "when":
@@ -896,12 +890,12 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         from generator.render.fonts import FONT_FILES
 
         if value not in FONT_FILES:
-            hint = _suggest(value, tuple(FONT_FILES))
+            hint = did_you_mean(value, tuple(FONT_FILES))
             raise DataError(f"element '{element}' font {value!r} is not a shipped font{hint}"
                             f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
-            raise DataError(f"element '{element}' icon {value!r} is unknown{_suggest(value, tuple(ICONS))}{_whose(item)}"
+            raise DataError(f"element '{element}' icon {value!r} is unknown{did_you_mean(value, tuple(ICONS))}{_whose(item)}"
                             f" (icons: {', '.join(ICONS)})", where)
     elif kind == "ink" and value not in INK_ROLES:
         raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)

@@ -16,7 +16,6 @@ lists in length, and calls in depth.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import string
@@ -34,6 +33,7 @@ from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import missing as _MISSING
 
+from generator.errors import closest
 from generator.render.template_cache import CodeCache, environment_fingerprint
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
@@ -61,9 +61,9 @@ class NamedUndefined(StrictUndefined):
             return str(super()._undefined_message)
         names = _public_names(owner)
         message = f"{'the data' if isinstance(owner, Mapping) else type(owner).__name__} has no {name!r}"
-        close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+        close = closest(name, names)
         if close:
-            return f"{message} (did you mean {close[0]!r}?)"
+            return f"{message} (did you mean {close!r}?)"
         if 0 < len(names) <= 12:
             return f"{message} (there: {', '.join(names)})"
         return message
