@@ -1,4 +1,4 @@
-"""The per-user cache folder: compiled templates, font metrics and dataclass method code kept between processes.
+"""The per-user cache folder: compiled templates and font metrics kept between processes.
 
 Where: `$PIRATE_PRESS_CACHE_DIR`, else `$XDG_CACHE_HOME/pirate-press/templates`, else
 `~/.cache/pirate-press/templates` (named for its first use); `PIRATE_PRESS_CACHE_DIR=off`, or no home

@@ -14,7 +14,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -118,54 +118,19 @@ def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any
     SIGTERM is handled like Ctrl-C, so a `kill` unwinds the same way: temporary
     files are removed and nothing half-written is left. `registry` replaces the
     shipped game -> engine registry (a project or test with a game of its own).
-    Without `argv` (the `pnp` script, `python -m generator`) the process ends here
-    (`_end_process`); with `argv` (tests, scripts) it returns or raises SystemExit.
+    Without `argv` (the `pnp` script, `python -m generator`) the process exits here with the
+    command's status; with `argv` (tests, scripts) it returns or raises SystemExit.
     """
     if argv is not None:
         return _run(argv, registry)
     import gc
 
-    from generator import dataclass_code, deferred_patterns
-
-    # Before any command imports PyYAML, ReportLab or the project's modules: their costly import-time patterns
-    # compile when first used, and the dataclasses' methods come from code compiled by an earlier process.
-    deferred_patterns.install()
-    dataclass_code.install()
-
     # A command's run allocates in bursts (imports, loaded games, drawn pages) and frees little of it as
     # cycles: collecting every 700 new objects cost a cold build 0.2 s and a one-card edit 0.04 s (mostly
-    # while importing), every 50,000 costs 0.08 s and 0.015 s, for a few MB more at the peak.
+    # while importing), every 50,000 costs 0.08 s and 0.015 s, for a few MB more at the peak. This is a
+    # documented knob of the collector, not a patch.
     gc.set_threshold(50_000, 10, 10)
-    try:
-        result = _run(None, registry)
-    except SystemExit as exc:
-        _end_process(exc.code)
-    _end_process(result)
-
-
-def _end_process(code: Any) -> NoReturn:
-    """Exit with `code` as `sys.exit(code)` would, but without tearing the interpreter down: freeing every
-    object a build made (loaded games, fonts, drawn faces) took 50-100 ms of a one-card edit's fresh
-    process. Exit handlers still run and output is flushed; while another thread still runs, the
-    ordinary exit (which waits for it) is taken instead."""
-    import atexit
-
-    if threading.active_count() > 1:
-        sys.exit(code)
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code
-    else:  # what sys.exit does with a message
-        print(code, file=sys.stderr)
-        status = 1
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: Python's own exit says so with status 120
-            status = status or 120
-    os._exit(status)
+    sys.exit(_run(None, registry))
 
 
 class _NeverRaised(click.UsageError):

@@ -75,8 +75,6 @@ print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
 TIMELINE = """
 import functools, os, sys, time
 launched = time.monotonic()  # the interpreter is up; what follows (imports) is part of the build's serial start
-from generator import dataclass_code, deferred_patterns
-deferred_patterns.install(); dataclass_code.install()  # as the pnp process does first (`cli.main`), before these imports
 import generator.pipeline as pipeline
 import generator.render.build as build
 import generator.render.raster as raster

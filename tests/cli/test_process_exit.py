@@ -1,6 +1,5 @@
-"""`pnp` as a process (the script, `python -m generator`) ends without tearing the interpreter down, yet exits
-as `sys.exit` would: the same status, every line of output, exit handlers run, a running thread waited for,
-and a build's files and manifest complete."""
+"""`pnp` as a process (the script, `python -m generator`) exits as `sys.exit` does: the same status, every line
+of output, exit handlers run, a running thread waited for, and a build's files and manifest complete."""
 
 from __future__ import annotations
 
