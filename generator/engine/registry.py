@@ -41,10 +41,10 @@ REQUIRED_BOTS = ("random", "heuristic")
 
 # game id -> engine module. Adding a game's engine is one line here.
 SHIPPED: Mapping[str, str] = MappingProxyType({
-    "counterattack": "generator.engine.counterattack",
-    "pirate-tricks": "generator.engine.pirate_tricks",
-    "all-hands-on-deck": "generator.engine.all_hands",
-    "pirates-under-fire": "generator.engine.under_fire",
+    "counterattack": "generator.engine.games.counterattack",
+    "pirate-tricks": "generator.engine.games.pirate_tricks",
+    "all-hands-on-deck": "generator.engine.games.all_hands",
+    "pirates-under-fire": "generator.engine.games.under_fire",
 })
 
 

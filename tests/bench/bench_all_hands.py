@@ -16,8 +16,8 @@ import random
 import time
 from pathlib import Path
 
-from generator.engine.all_hands import BOTS, RULES
 from generator.engine.base import RandomBot
+from generator.engine.games.all_hands import BOTS, RULES
 from generator.load import load_game
 from generator.project import Project
 

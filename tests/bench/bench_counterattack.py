@@ -13,7 +13,7 @@ import argparse
 import random
 import time
 
-from generator.engine.counterattack import BOTS, RULES
+from generator.engine.games.counterattack import BOTS, RULES
 from generator.load import load_game
 from generator.project import Project
 

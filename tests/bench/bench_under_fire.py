@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from generator.engine.base import RandomBot
-from generator.engine.under_fire import BOTS, RULES
+from generator.engine.games.under_fire import BOTS, RULES
 from generator.load import load_game
 from generator.project import Project
 

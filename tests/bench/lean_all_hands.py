@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from generator.engine.all_hands.rules import AllHandsRules
+from generator.engine.games.all_hands.rules import AllHandsRules
 
 
 def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from generator.engine.counterattack.config import CounterattackConfig
-from generator.engine.counterattack.rules import CounterattackRules
+from generator.engine.games.counterattack.config import CounterattackConfig
+from generator.engine.games.counterattack.rules import CounterattackRules
 
 
 def lean_ports(t: CounterattackConfig, win: tuple[tuple[bool, ...], ...], rules: CounterattackRules,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import random
 
-from generator.engine.pirate_tricks import scoring
-from generator.engine.pirate_tricks.rules import PirateTricksRules
+from generator.engine.games.pirate_tricks import scoring
+from generator.engine.games.pirate_tricks.rules import PirateTricksRules
 
 
 def lean_game(rules: PirateTricksRules, players: int, seed: int) -> tuple[tuple[float, ...], tuple[int, ...]]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 
-from generator.engine.under_fire.board import bits
-from generator.engine.under_fire.config import Effect, order_matters
-from generator.engine.under_fire.rules import UnderFireRules
+from generator.engine.games.under_fire.board import bits
+from generator.engine.games.under_fire.config import Effect, order_matters
+from generator.engine.games.under_fire.rules import UnderFireRules
 
 
 class LeanUnderFire:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from generator.engine.all_hands.rules import AllHandsRules
+from generator.engine.games.all_hands.rules import AllHandsRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from generator.render.documents.templating import number_word

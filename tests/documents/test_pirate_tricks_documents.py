@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from generator.engine.pirate_tricks import scoring
-from generator.engine.pirate_tricks.rules import PirateTricksRules
+from generator.engine.games.pirate_tricks import scoring
+from generator.engine.games.pirate_tricks.rules import PirateTricksRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from tests.documents.helpers import form_placements, reader, words

@@ -8,7 +8,7 @@ import re
 import pytest
 from reportlab.lib.units import mm
 
-from generator.engine.under_fire.rules import UnderFireRules
+from generator.engine.games.under_fire.rules import UnderFireRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from tests.documents.helpers import form_placements, logical_pages, reader, words

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.all_hands import BOTS, RULES, composition_checks
 from generator.engine.base import IllegalAction
+from generator.engine.games.all_hands import BOTS, RULES, composition_checks
 from generator.load import load_game
 from generator.project import Project
 from tests.engine.walk import random_walk

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.engine.all_hands import RULES
-from generator.engine.all_hands.state import CURSE, EXTRA, GO_OUT, HIRE, OVER, SNATCH, STOCK, AllHandsState
 from generator.engine.base import IllegalAction
+from generator.engine.games.all_hands import RULES
+from generator.engine.games.all_hands.state import CURSE, EXTRA, GO_OUT, HIRE, OVER, SNATCH, STOCK, AllHandsState
 from generator.load import load_game
 from generator.project import Project
 
@@ -322,7 +322,7 @@ def test_a_log_from_before_the_race_replays_with_the_card_passing_clockwise() ->
 
 
 def test_the_heuristic_bot_breaks_a_tie_between_rivals_at_random_not_by_seat() -> None:
-    from generator.engine.all_hands.bots import HeuristicBot
+    from generator.engine.games.all_hands.bots import HeuristicBot
 
     s = fresh(3, start=0)
     give_crew(s, 0, "gunner", "gunner")

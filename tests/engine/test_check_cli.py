@@ -184,7 +184,7 @@ def test_a_duplicated_card_in_a_deal_is_reported_at_its_line(game_id: str, tmp_p
 
 def test_engine_messages_count_seats_from_1_like_the_summary(tmp_path: Path,
                                                             pnp: Run) -> None:
-    from generator.engine.pirate_tricks import RULES
+    from generator.engine.games.pirate_tricks import RULES
     from generator.load import load_game
     from generator.project import Project
     from tests.engine.test_check_named_players import a_game_with_a_revoke

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.engine.pirate_tricks import RULES
+from generator.engine.games.pirate_tricks import RULES
 from generator.load import load_game
 from generator.project import Project
 from tests.helpers import run_pnp

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.engine.base import IllegalAction
-from generator.engine.counterattack import BOTS, RULES, composition_checks
+from generator.engine.games.counterattack import BOTS, RULES, composition_checks
 from generator.load import load_game
 from generator.project import Project
 from tests.engine.walk import random_walk

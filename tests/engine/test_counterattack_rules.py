@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from generator.engine.base import IllegalAction
-from generator.engine.counterattack import RULES
-from generator.engine.counterattack.state import PIRATE_DOWN, SET_ASIDE
+from generator.engine.games.counterattack import RULES
+from generator.engine.games.counterattack.state import PIRATE_DOWN, SET_ASIDE
 from generator.load import load_game
 from generator.project import Project
 

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from generator.engine.base import Bot, Rules
-from generator.engine.pirate_tricks.bots import HeuristicBot as FastTricks
+from generator.engine.games.pirate_tricks.bots import HeuristicBot as FastTricks
+from generator.engine.games.under_fire.bots import HeuristicBot as FastFire
 from generator.engine.registry import REGISTRY
-from generator.engine.under_fire.bots import HeuristicBot as FastFire
 from generator.load import load_game
 from tests.engine.reference.pirate_tricks_bot import HeuristicBot as PlainTricks
 from tests.engine.reference.under_fire_bot import HeuristicBot as PlainFire

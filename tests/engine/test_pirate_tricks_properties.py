@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.engine.base import IllegalAction
-from generator.engine.pirate_tricks import BOTS, RULES, composition_checks
-from generator.engine.pirate_tricks.state import PLAY
+from generator.engine.games.pirate_tricks import BOTS, RULES, composition_checks
+from generator.engine.games.pirate_tricks.state import PLAY
 from generator.load import load_game
 from generator.project import Project
 from tests.engine.walk import random_walk

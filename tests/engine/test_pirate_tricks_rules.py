@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from generator.engine.base import IllegalAction
-from generator.engine.pirate_tricks import RULES
-from generator.engine.pirate_tricks.state import BID, CHOOSE, DITCH, PLAY, PREDICT, TIE
+from generator.engine.games.pirate_tricks import RULES
+from generator.engine.games.pirate_tricks.state import BID, CHOOSE, DITCH, PLAY, PREDICT, TIE
 from generator.load import load_game
 from generator.project import Project
 

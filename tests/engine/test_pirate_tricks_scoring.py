@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.pirate_tricks import RULES, scoring
+from generator.engine.games.pirate_tricks import RULES, scoring
 from generator.load import load_game
 from generator.project import Project
 

@@ -13,7 +13,7 @@ from tests import fifth_game
 from tests.helpers import run_pnp
 
 EXAMPLE = textwrap.dedent("""\
-    from generator.engine.example import BOTS, RULES, composition_checks
+    from generator.engine.games.example import BOTS, RULES, composition_checks
     """)
 
 
@@ -31,8 +31,8 @@ def _one_line(exc: pytest.ExceptionInfo[EngineError]) -> str:
 
 def test_a_misspelt_hook_is_named_with_the_likely_typo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     module = _engine_module(tmp_path, monkeypatch, "typo_engine", textwrap.dedent("""\
-        from generator.engine.example import BOTS, RULES
-        from generator.engine.example import composition_checks as compositon_checks
+        from generator.engine.games.example import BOTS, RULES
+        from generator.engine.games.example import composition_checks as compositon_checks
         """))
     with pytest.raises(EngineError) as exc:
         Registry({"nim": module}).engine("nim")

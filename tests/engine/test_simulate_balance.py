@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.engine.all_hands import stats as all_hands_stats
-from generator.engine.pirate_tricks import stats as pirate_tricks_stats
+from generator.engine.games.all_hands import stats as all_hands_stats
+from generator.engine.games.pirate_tricks import stats as pirate_tricks_stats
+from generator.engine.games.under_fire import stats as under_fire_stats
 from generator.engine.registry import REGISTRY
 from generator.engine.simulate.balance import SHARED, BalanceTally, GameBalance, load_hook
 from generator.engine.simulate.summary import balance_summary, share_interval
-from generator.engine.under_fire import stats as under_fire_stats
 from generator.load import load_game
 from generator.project import Project
 from tests.helpers import run_pnp

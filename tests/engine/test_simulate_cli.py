@@ -39,7 +39,7 @@ def test_text_output_names_seats_and_solo_rate(root: Path, pnp: Run) -> None:
 
 def test_user_bot_by_module_path(root: Path, pnp: Run) -> None:
     code, out, _err = pnp("--root", str(root), "simulate", "nim", "--games", "100", "--players", "2",
-                          "--bots", "generator.engine.example.bots:HeuristicBot,random", "--json")
+                          "--bots", "generator.engine.games.example.bots:HeuristicBot,random", "--json")
     assert code == 0
     summary = json.loads(out)
     assert summary["seats"][0]["rate"] > 0.9

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from generator.engine import example
 from generator.engine.base import Bot, IllegalAction
-from generator.engine.example.bots import HeuristicBot
+from generator.engine.games import example
+from generator.engine.games.example.bots import HeuristicBot
 from generator.engine.simulate import EngineSource, SimSpec, play_game, resolve_bot, seat_bots, simulate, summarize
 from generator.engine.simulate.runner import chunks, engine_for, run_chunk
 from generator.engine.simulate.seeds import game_seed

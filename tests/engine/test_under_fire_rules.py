@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from generator.engine.base import IllegalAction
-from generator.engine.under_fire import RULES
-from generator.engine.under_fire.board import bits
-from generator.engine.under_fire.state import AFTER, MAIN, ORDER, TARGET, UnderFireState
+from generator.engine.games.under_fire import RULES
+from generator.engine.games.under_fire.board import bits
+from generator.engine.games.under_fire.state import AFTER, MAIN, ORDER, TARGET, UnderFireState
 from generator.errors import DataError
 from generator.load import load_game
 from generator.load.overrides import parse_overrides
@@ -358,7 +358,7 @@ def test_a_space_on_the_rival_sea_gives_its_effect() -> None:
 
 
 def test_the_heuristic_bot_places_a_mercenary_at_random_among_equally_good_spaces() -> None:
-    from generator.engine.under_fire.bots import HeuristicBot
+    from generator.engine.games.under_fire.bots import HeuristicBot
 
     for seed in range(40):  # the first game reaching a purchase where several spaces are worth the same
         s = fresh(seed=seed)

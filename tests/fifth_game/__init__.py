@@ -2,7 +2,7 @@
 
 The folder holds what a game adds besides its engine: `data/nim/` (step 1),
 `templates/layouts/nim/` (step 2) and `templates/rulebooks/nim.md.j2` (step 3).
-Its engine is the documented example, `generator.engine.example` (step 4), and
+Its engine is the documented example, `generator.engine.games.example` (step 4), and
 `REGISTRY` is the shipped registry plus its one entry (step 5). Step 6, the
 tests, needs no edit: every registry-parametrised test takes a registry, and
 `tests/engine/test_fifth_game.py` runs them with this one.
@@ -18,7 +18,7 @@ from generator.project import Project
 
 FOLDER = Path(__file__).resolve().parent
 GAME_ID = "nim"
-ENGINE = "generator.engine.example"
+ENGINE = "generator.engine.games.example"
 REGISTRY = SHIPPED.with_engine(GAME_ID, ENGINE)
 
 

@@ -5,8 +5,8 @@ the tiny game the cache tests build borrows Nim's rules; its data carries the
 three numbers Nim reads.
 """
 
-from generator.engine.example import BOTS, composition_checks
-from generator.engine.example.rules import NimRules
+from generator.engine.games.example import BOTS, composition_checks
+from generator.engine.games.example.rules import NimRules
 
 
 class TinyRules(NimRules):

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.engine.base import Bot
-from generator.engine.pirate_tricks import scoring
-from generator.engine.pirate_tricks.rules import PirateTricksRules
+from generator.engine.games.pirate_tricks import scoring
+from generator.engine.games.pirate_tricks.rules import PirateTricksRules
 
 # Chance that a card takes a trick, by its number as a share of the highest number printed:
 # (share at least, chance) from the top down; below the last step the chance is 0 (0.3 for trumps).

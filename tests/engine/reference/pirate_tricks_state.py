@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.engine.base import LazyObservation
-from generator.engine.pirate_tricks import scoring
-from generator.engine.pirate_tricks.state import PirateTricksState
+from generator.engine.games.pirate_tricks import scoring
+from generator.engine.games.pirate_tricks.state import PirateTricksState
 
 
 class PlainTricksState(PirateTricksState):

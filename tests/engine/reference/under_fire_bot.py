@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.engine.base import Bot
-from generator.engine.under_fire.config import Effect
-from generator.engine.under_fire.rules import UnderFireRules
+from generator.engine.games.under_fire.config import Effect
+from generator.engine.games.under_fire.rules import UnderFireRules
 
 NEAR = 0.35  # bonus per own neighbour whose number is within one (a line in the making)
 BUY_MARGIN = 0.3

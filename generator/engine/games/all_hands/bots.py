@@ -1,0 +1,121 @@
+"""A heuristic All Hands on Deck player: hire toward the best reachable combination.
+
+It values a crew by the best final lay-out of the cards it holds (captains'
+penalties included) plus a small bonus for progress toward sets and the
+street, so it keeps the card that extends its best potential combination and
+leaves a lone captain to the others. It reads only its observation: it knows
+the top of a drawing pile only when it put that card back there itself. Ties
+(between piles, rivals or kinds) are broken at random with its seeded rng, so
+no seat is favoured.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from generator.engine.base import Bot
+from generator.engine.games.all_hands.rules import AllHandsRules
+from generator.engine.search import ranked_by
+
+PROGRESS = 0.45  # bonus per crew card toward a set (up to two of a kind)
+VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, rules: AllHandsRules, seat: int, rng: random.Random) -> None:
+        super().__init__(rules, seat, rng)
+        self.ahod: AllHandsRules = rules
+        self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
+
+    def potential(self, counts: tuple[int, ...]) -> float:
+        config = self.ahod.config
+        value = float(self.ahod.best_layout(counts)[0])
+        crew = counts[:config.crew]
+        value += PROGRESS * sum(min(c, 2) for c in crew)
+        value += VARIETY * min(sum(1 for c in crew if c), 5)
+        return value
+
+    def _counts(self, observation: Mapping[str, Any]) -> list[int]:
+        counts = [0] * len(self.ahod.config.kinds)
+        for name in observation["crew"]:
+            counts[self.kind_index[name]] += 1
+        return counts
+
+    def _gain(self, counts: list[int], kind: int) -> float:
+        counts[kind] += 1
+        value = self.potential(tuple(counts))
+        counts[kind] -= 1
+        return value
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        space = self.ahod.space
+        phase = observation["phase"]
+        counts = self._counts(observation)
+        if phase == "hire":
+            return self.pick_best(legal, lambda a: self._gain(counts, a - space.keep))
+        if phase in ("stock", "extra stock"):
+            return self._pick_pile(observation, legal, counts)
+        if phase == "all hands on deck":
+            return self._go_out(legal, counts, observation["curses"][self.seat] > 0)
+        if phase in ("snatch", "curse"):
+            base = space.snatch if phase == "snatch" else space.curse
+            targets = [a for a in legal if a != space.skip]
+            points, sizes = observation["points"], observation["crew_sizes"]
+            if not targets:
+                return space.skip
+            return self.pick_best(targets, lambda a: (points[a - base], sizes[a - base]))
+        return legal[0]
+
+    def ranked(self, observation: Mapping[str, Any], legal: list[int]) -> list[int]:
+        """The moves worth weighing, best first (for the search bot's candidates). A draw while no pile
+        shows this seat a card it knows is a draw from unseen cards: only the chosen pile is offered, so
+        the search spends its samples where what the seat knows makes the piles differ."""
+        phase = observation["phase"]
+        space = self.ahod.space
+        if phase in ("stock", "extra stock"):
+            base = space.draw if phase == "stock" else space.extra
+            piles = observation["piles"]
+            known = any(piles[a - base] and piles[a - base][-1] is not None for a in legal if a != space.skip)
+            if not known:
+                return [self.choose(observation, legal)]
+        first = self.choose(observation, legal)
+        if phase == "hire":
+            counts = self._counts(observation)
+            rest = ranked_by([a for a in legal if a != first], lambda a: self._gain(counts, a - space.keep), self.rng)
+            return [first, *rest]
+        return [first, *ranked_by([a for a in legal if a != first], lambda a: 0, self.rng)]
+
+    def _pick_pile(self, observation: Mapping[str, Any], legal: list[int], counts: list[int]) -> int:
+        """Draw a known good card if one lies on top; avoid known bad tops; else the biggest pile."""
+        space = self.ahod.space
+        base = space.draw if observation["phase"] == "stock" else space.extra
+        now = self.potential(tuple(counts))
+
+        def value(action: int) -> tuple[float, int]:
+            pile = observation["piles"][action - base]
+            top = pile[-1] if pile else None
+            gain = 0.5 if top is None else self._gain(counts, self.kind_index[top]) - now
+            return gain, len(pile)
+
+        draws = [a for a in legal if a != space.skip]
+        return self.pick_best(draws, value) if draws else legal[0]
+
+    def _go_out(self, legal: list[int], counts: list[int], cursed: bool) -> int:
+        """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest.
+        A mending pair waits while there is no curse point of ours to mend (its cards may yet grow)."""
+        space = self.ahod.space
+        biggest_set = max((c.size for c in self.ahod.config.combinations if c.shape == "set"), default=0)
+        for action in legal:
+            if action == space.done:
+                continue
+            combo = self.ahod.options[action - space.layout].combination
+            if combo.shape == "full-crew" or (combo.shape == "set" and combo.size == biggest_set):
+                return action
+            if combo.shape == "pair" and combo.kind is not None and counts[combo.kind] == 2 \
+                    and (combo.action != "mend" or cursed):
+                return action
+        return space.done

@@ -1,0 +1,53 @@
+"""The example engine: Nim, as small as an engine gets, in the shape every engine has. Copy it to start a game.
+
+Players take 1..`take_max` doubloons from one pile in turn; whoever takes the
+last one wins. Alone, you play against the tide: after each of your turns the
+sea takes the amount the deal says, and you must take the last doubloon
+yourself. Its numbers come from the game's `rules:` in the YAML, like any
+engine's. No game ships with it (the registry does not list it): the test
+suite plays it, and `tests/fifth_game/` is a whole game built around it.
+
+How to add a game's engine, step by step (this package is each step's example):
+
+1. **config.py**: read every number and card the engine needs from the `Game`
+   once, into one frozen dataclass (`load_config`). Never type a game fact
+   that the YAML holds; a rule the text leaves open goes in the YAML under a
+   `designed:` note, and the config refuses values the engine cannot play
+   with a `DataError` pointing at the YAML line.
+2. **actions.py**: a fixed action space of small integers with readable names
+   (`ActionSpace`, a `NamedActions`). Logs and `pnp check` read and write the names.
+3. **state.py**: the game in progress (`State`): whose turn, the legal actions
+   (sorted), `apply_action` (an illegal action raises `IllegalAction` naming
+   the rule), `is_terminal`, `result`, `observation` (what one seat sees at
+   the table, and nothing more), a hand-written `copy`, `determinize` (a copy
+   with everything a seat cannot see drawn anew: what the search bot plans
+   with), `check_invariants`,
+   `stats` (figures for the simulator), and `opener` when the deal draws who
+   starts.
+4. **rules.py**: `Rules[YourState]` with `game_id` equal to the data folder's
+   name. `random_deal` draws every chance outcome of a game up front into
+   JSON-able data; `new_state` plays from a deal (and refuses a malformed one).
+5. **bots.py**: at least a "heuristic" bot (the base's `RandomBot` is "random";
+   `generator.engine.search.SearchBot` is "search", for any game with `determinize`).
+   A bot reads only its observation and breaks ties with its own seeded rng
+   (`Bot.pick_best`), never by seat.
+6. **checks.py**: `composition_checks(game)`, the game's own deck checks for
+   `pnp validate`, run through the engine's real setup code.
+7. **__init__.py** (this file): the three hooks `RULES`, `BOTS` and
+   `composition_checks`; then one line mapping the game id to the package in
+   `generator/engine/registry.py`. The registry checks the hooks at start-up.
+
+Nothing else changes: the simulator, `pnp check`, the replay logs and the
+engine tests are parametrised from the registry and pick the game up.
+"""
+
+from generator.engine.base import Bot, RandomBot
+from generator.engine.games.example.bots import HeuristicBot
+from generator.engine.games.example.checks import composition_checks
+from generator.engine.games.example.rules import NimRules
+from generator.engine.search import SearchBot
+
+RULES = NimRules
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+
+__all__ = ["BOTS", "RULES", "composition_checks"]
