@@ -50,7 +50,7 @@ from generator.render.build import (
     start,
 )
 from generator.render.cache import BuildCache, code_digest, digest
-from generator.render.exporters import PREVIEW
+from generator.render.exports.registry import PREVIEW
 
 Progress = Callable[[list[Job]], Callable[[Job], None]]  # given the jobs that will run, returns "one is done"
 
@@ -117,7 +117,7 @@ class BuildSession:
         self._cache: BuildCache | None = None  # the manifest as the last build left it (`BuildCache.open`)
         self._workers: Any = None
         if raster_jobs:
-            from generator.render.raster import Workers
+            from generator.render.exports.raster import Workers
 
             self._workers = Workers(raster_jobs)
 
@@ -256,7 +256,7 @@ class BuildSession:
         """
         if not todo:
             return []  # nothing to redo: a no-op build imports no drawing code (ReportLab, PIL, pdfium)
-        from generator.render.raster import Workers
+        from generator.render.exports.raster import Workers
 
         workers = self._workers or Workers(options.jobs)
         started: Started | None = None
@@ -329,7 +329,7 @@ class BuildSession:
         `--png` or `--paper letter` build), whose files it leaves alone but which may no longer match the
         data; the gallery must not link them, nor the summary count them."""
         from generator.render.build import kept_for_gallery
-        from generator.render.gallery import collect
+        from generator.render.site.gallery import collect
 
         jobs = {job.label: cache.jobs[job.label] for job in planned if job.label in cache.jobs}
         kept = kept_for_gallery(game, options, cache, self.gate, jobs)
@@ -350,7 +350,7 @@ class BuildSession:
 
         Every game with a recorded build is shown, not only the ones built now.
         """
-        from generator.render.gallery import GalleryGame, with_simulation, write_gallery
+        from generator.render.site.gallery import GalleryGame, with_simulation, write_gallery
 
         entries, shown = [], []
         for game_id in self.project.game_ids():
@@ -395,15 +395,15 @@ def _warm_up() -> None:
     process runs, imports its modules (engines, fit and preflight checks) after the fork."""
     import importlib
 
-    for module in ("generator.render.faces", "generator.render.raster",
+    for module in ("generator.render.faces.renderer", "generator.render.exports.raster",
                    "generator.render.documents", "generator.render.documents.rulebook",
                    "generator.render.documents.sheets", "reportlab.platypus",
                    # what document jobs import as they run (the rulebooks' print plan, fillable score sheets)
-                   "generator.render.print_plan", "generator.render.facestyle", "generator.render.mixed",
-                   "generator.render.two_up", "reportlab.pdfbase.acroform", "encodings.unicode_escape",
+                   "generator.render.documents.print_plan", "generator.render.faces.style", "generator.render.sheets.mixed",
+                   "generator.render.documents.two_up", "reportlab.pdfbase.acroform", "encodings.unicode_escape",
                    # what a worker imports as it starts (`build._serve`), before its first job: a few ms of each fork
                    "queue", "generator.workers"):
         importlib.import_module(module)
-    from generator.render.fonts import register_fonts
+    from generator.render.base.fonts import register_fonts
 
     register_fonts()

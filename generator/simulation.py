@@ -1,7 +1,7 @@
 """The typed summary of a simulation run: what the terminal table, `--json`, the PDF report and the gallery read.
 
 It lives on the ground floor so that both the simulator (`generator.engine.simulate`,
-which fills it) and the renderer (`generator.render.report`, which draws it) can
+which fills it) and the renderer (`generator.render.reports.simulation`, which draws it) can
 import it without importing each other. Plain frozen dataclasses of numbers and
 strings; `to_json` and `from_json` round-trip it, so a report can be drawn from
 a saved `pnp simulate --json` file.

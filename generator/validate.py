@@ -105,8 +105,8 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     while nothing they depend on changed (see `SideChecks`); with `share_parses` (a build's),
     the document templates it parses are kept for the build's document jobs."""
     from generator.readgate import ReadGate
-    from generator.render.fit import PrintableSide, layout_checks, printable_sides
-    from generator.render.preflight import preflight_checks
+    from generator.render.faces.fit import PrintableSide, layout_checks, printable_sides
+    from generator.render.faces.preflight import preflight_checks
 
     if not project.gate.per_build:
         # One validation is one pass over unchanging inputs: a layout read for the first face
@@ -153,8 +153,8 @@ def _checks_by_side(game: Game, project: Project, known: SideChecks | None
     """(layout checks, preflight checks) of every printable side, reused from `known` where still
     valid; None when anything raises (then the whole-game checks report it as before)."""
     from generator.render.cache import code_digest, digest
-    from generator.render.fit import printable_side, side_checks, side_names
-    from generator.render.preflight import side_preflight
+    from generator.render.faces.fit import printable_side, side_checks, side_names
+    from generator.render.faces.preflight import side_preflight
 
     seen = {"id": game.id, "title": game.title, "subtitle": game.subtitle, "tagline": game.tagline,
             "theme": game.theme, "rules": game.rules}

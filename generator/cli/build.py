@@ -39,7 +39,7 @@ def _tts_base(tts_url: str, tts: bool, output_uri: str) -> str:
 
 def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
     """`--paper`, its choices read from the paper registry (plus `all`; `both` is kept as its old name)."""
-    from generator.render.units import ALL_PAPERS, PAPERS
+    from generator.render.base.units import ALL_PAPERS, PAPERS
 
     choices = [*PAPERS, ALL_PAPERS, "both"]
     return click.option("--paper", type=click.Choice(choices), default=ALL_PAPERS, show_default=True,
@@ -49,7 +49,7 @@ def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def exporter_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """One flag per exporter that asks for one (`--png`, `--tts`), from the exporter registry."""
-    from generator.render.exporters import EXPORTERS
+    from generator.render.exports.registry import EXPORTERS
 
     for exporter in reversed(list(EXPORTERS.values())):
         if exporter.flag:
@@ -60,7 +60,7 @@ def exporter_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def chosen_exports(flags: dict[str, bool], gallery: bool) -> tuple[str, ...]:
     """Exporter names for a build: sheets, the flagged ones, and the gallery previews unless turned off."""
-    from generator.render.exporters import EXPORTERS, PREVIEW, SHEETS
+    from generator.render.exports.registry import EXPORTERS, PREVIEW, SHEETS
 
     return tuple(name for name, exporter in EXPORTERS.items()
                  if name == SHEETS or (name == PREVIEW and gallery) or flags.get(f"export_{name}"))
@@ -76,7 +76,7 @@ class BuildCommand(click.Command):
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         import copy
 
-        from generator.render.presets import registry
+        from generator.render.exports.presets import registry
 
         named = copy.copy(self)
         named.help = (self.help or "").replace(PRESET_NAMES, ", ".join(registry()))
@@ -184,7 +184,7 @@ def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[st
     if not options.presets:
         return []  # and presets.yaml stays unread
     from generator.render.build import asked
-    from generator.render.presets import preset as find_preset
+    from generator.render.exports.presets import preset as find_preset
 
     lines = []
     for name in options.presets:
@@ -223,8 +223,8 @@ def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = 
     """
     import dataclasses
 
+    from generator.render.base.units import paper_names
     from generator.render.build import BuildOptions
-    from generator.render.units import paper_names
 
     given = dict(values)
     translated: dict[str, Any] = {

@@ -34,9 +34,9 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     """
     from generator.cli.server import BuildState, PreviewServer
     from generator.cli.watch import watch_and_build
+    from generator.render.base.units import paper_names
     from generator.render.build import BuildOptions
-    from generator.render.gallery import render_gallery
-    from generator.render.units import paper_names
+    from generator.render.site.gallery import render_gallery
 
     options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
                            jobs=os.cpu_count() or 1)

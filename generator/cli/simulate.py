@@ -96,7 +96,7 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
                         max_share=max_share, max_edge=max_edge, overrides=tuple(map(str, overrides)))
     if report_path is not None:
         from generator.project import write_atomic
-        from generator.render.report import build_report
+        from generator.render.reports.simulation import build_report
 
         write_atomic(report_path, build_report(summary))
         ctx.note(f"wrote {report_path}")

@@ -96,7 +96,7 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
         write_atomic(csv_path, sweep_csv(sweep).encode("utf-8"))
         ctx.note(f"wrote {csv_path}")
     if plot_path is not None:
-        from generator.render.report import build_sweep_report
+        from generator.render.reports.simulation import build_sweep_report
 
         write_atomic(plot_path, build_sweep_report(sweep))
         ctx.note(f"wrote {plot_path}")

@@ -3,7 +3,7 @@
 `plan(games, project, options, workers)` lists every job; `run(jobs, ...)`
 executes them and writes each file with `write_atomic` (unchanged files are
 left alone). Component jobs come from the exporter registry
-(`generator.render.exporters`); documents (rulebooks, score sheets, boards)
+(`generator.render.exports.registry`); documents (rulebooks, score sheets, boards)
 come from `generator.render.documents.document_jobs(game, project, options)`.
 
 A job's cache key has two parts. The static part is known before it runs:
@@ -38,12 +38,12 @@ from generator.errors import DataError, PnpError, UsageError
 from generator.model import Component, Game
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
+from generator.render.base.modelreads import FieldReads, component_digest, facts_hold
+from generator.render.base.outputs import FileRecord, OutputFile
+from generator.render.base.units import PAPERS, paper
 from generator.render.cache import BuildCache, JobRecord, code_digest, digest
-from generator.render.exporters import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
-from generator.render.modelreads import FieldReads, component_digest, facts_hold
-from generator.render.outputs import FileRecord, OutputFile
-from generator.render.sheet_options import DUPLEX_MODES
-from generator.render.units import PAPERS, paper
+from generator.render.exports.registry import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
+from generator.render.sheets.options import DUPLEX_MODES
 
 PRINTABLE_KINDS = ("card", "tile", "token")
 DOCUMENTS = "documents"  # the exporter name of document jobs (rulebooks, sheets, boards)
@@ -70,10 +70,10 @@ class BuildOptions:
     booklet: bool = False
     guides: bool = False  # --guides: trim, bleed and safe lines over the faces; files named -guides
     ink_saver: bool = False  # --ink-saver: marked backgrounds white, frames thin; files named -inksaver
-    presets: tuple[str, ...] = ()  # print-service presets (generator/render/presets.yaml), one folder each
-    colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.cmyk)
+    presets: tuple[str, ...] = ()  # print-service presets (generator/render/exports/presets.yaml), one folder each
+    colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.exports.cmyk)
     tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
-    showcase: bool = False  # also draw the showcase images (generator.render.showcase)
+    showcase: bool = False  # also draw the showcase images (generator.render.site.showcase)
     jobs: int = field(default=1, metadata=HOW)
     only: tuple[str, ...] = field(default=(), metadata=HOW)
 
@@ -93,7 +93,7 @@ class BuildOptions:
         if self.jobs < 1:
             raise UsageError("--jobs must be at least 1")
         if self.presets:
-            from generator.render.presets import preset  # reads presets.yaml: only when one is asked for
+            from generator.render.exports.presets import preset  # reads presets.yaml: only when one is asked for
 
             for name in self.presets:
                 preset(name)
@@ -104,7 +104,7 @@ class BuildOptions:
         asked = [EXPORTERS[name] for name in EXPORTERS if name in self.exports]
         if not self.presets:
             return asked  # and the presets module stays unimported
-        from generator.render.presets import preset
+        from generator.render.exports.presets import preset
 
         return asked + [preset_exporter(preset(name)) for name in self.presets]
 
@@ -231,7 +231,7 @@ def selected(game: Game, options: BuildOptions) -> list[Component]:
 def card_jobs(game: Game, project: Project, options: BuildOptions, workers: object,
               cache: BuildCache | None = None) -> list[Job]:
     """One job per printable component and asked exporter (and paper, for those that print on paper)."""
-    from generator.render.faces import renderer
+    from generator.render.faces.renderer import renderer
 
     faces = renderer(project)
     jobs: list[Job] = []
@@ -277,7 +277,7 @@ def kept_for_gallery(game: Game, options: BuildOptions, cache: BuildCache, gate:
     (`--no-gallery`, no `--showcase`), kept while they are exactly what this build's options would draw from
     the data as it is now: same key, same reads, files intact. Anything else an earlier build left (other
     papers, `--png`) the gallery does not show: it may no longer match the data."""
-    from generator.render.exporters import PREVIEW
+    from generator.render.exports.registry import PREVIEW
 
     kept: dict[str, JobRecord] = {}
     skip = set(planned)
@@ -307,8 +307,8 @@ def _parts(job: Job, parts: list[Any]) -> list[Job]:
 
 def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces: Any) -> list[Job]:
     """One job per paper for the game's mixed sheet, whole even when `--only` names one of its pieces."""
-    from generator.render.exporters import mixed_sheet
-    from generator.render.imposition import MIXED, mixed_components
+    from generator.render.exports.registry import mixed_sheet
+    from generator.render.sheets.imposition import MIXED, mixed_components
 
     members = mixed_components(game)
     if not members or (options.only and not any(c.id in options.only for c in members)):
@@ -331,8 +331,8 @@ def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces:
 
 def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[Job]:
     """The game's documents (`generator.render.documents`), with their static keys."""
+    from generator.render.base.modelreads import skeleton_digest
     from generator.render.documents import document_jobs as provide
-    from generator.render.modelreads import skeleton_digest
 
     jobs = provide(game, project, options)
     skeleton = skeleton_digest(game)
@@ -375,8 +375,8 @@ def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers
 
 def showcase_jobs(game: Game, project: Project, workers: object, cache: BuildCache | None = None) -> list[Job]:
     """The game's showcase images: one job, keyed by every component it shows (its reads are recorded)."""
-    from generator.render.faces import renderer
-    from generator.render.showcase import ShowcaseSettings, draw_showcase
+    from generator.render.faces.renderer import renderer
+    from generator.render.site.showcase import ShowcaseSettings, draw_showcase
 
     settings = ShowcaseSettings()
     run = functools.partial(draw_showcase, renderer(project), game, workers, cache, settings)  # type: ignore[arg-type]
@@ -386,7 +386,7 @@ def showcase_jobs(game: Game, project: Project, workers: object, cache: BuildCac
 
 def showcase_key(game: Game) -> str:
     """The showcase job's key: every component it shows, and its settings."""
-    from generator.render.showcase import ShowcaseSettings, showcased
+    from generator.render.site.showcase import ShowcaseSettings, showcased
 
     drawn = [component_digest(game, c) for c in showcased(game)]
     return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn)
@@ -555,7 +555,7 @@ def _store_faces(result: JobResult, cache: BuildCache | None, stored: set[str], 
     new = 0
     held: dict[bytes, Path] = {}
     if result.faces and job is not None:  # (only a part drawn by `raster` has faces: it is imported already)
-        from generator.render.raster import written_as
+        from generator.render.exports.raster import written_as
 
         held = written_as(result.files, job.folder)
     for key, image in result.faces.items():

@@ -38,7 +38,7 @@ from typing import Any
 from generator import __version__
 from generator.project import Project, write_atomic
 from generator.readgate import ReadGate
-from generator.render.outputs import FileRecord
+from generator.render.base.outputs import FileRecord
 
 CACHE_DIR = ".cache"
 MANIFEST = "manifest.json"

@@ -46,7 +46,7 @@ from pathlib import Path
 from generator.project import Project
 from generator.load import load_games
 from generator.render.build import BuildOptions, card_jobs, document_jobs, run
-from generator.render.raster import Workers
+from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1]); options = BuildOptions()
 games = load_games(project)
 marks = [("imports + load", time.process_time())]
@@ -77,7 +77,7 @@ import functools, os, sys, time
 launched = time.monotonic()  # the interpreter is up; what follows (imports) is part of the build's serial start
 import generator.pipeline as pipeline
 import generator.render.build as build
-import generator.render.raster as raster
+import generator.render.exports.raster as raster
 log = sys.argv[1]
 def traced(run, name):
     @functools.wraps(run)  # the same qualified name: a traced worker function still pickles

@@ -21,11 +21,11 @@ sys.path.insert(0, str(ROOT))
 
 from generator.load import load_game  # noqa: E402
 from generator.project import Project  # noqa: E402
-from generator.render.draw import draw_face  # noqa: E402
-from generator.render.faces import FaceRenderer  # noqa: E402
-from generator.render.fonts import register_fonts  # noqa: E402
-from generator.render.icons import ICONS  # noqa: E402
-from generator.render.units import pt  # noqa: E402
+from generator.render.base.fonts import register_fonts  # noqa: E402
+from generator.render.base.units import pt  # noqa: E402
+from generator.render.faces.draw import draw_face  # noqa: E402
+from generator.render.faces.icons import ICONS  # noqa: E402
+from generator.render.faces.renderer import FaceRenderer  # noqa: E402
 
 
 def bare_card(c, suit: dict, rank: int, paper: str) -> None:
@@ -114,7 +114,7 @@ def main() -> None:
     print(f"bare ReportLab per face:     {bare_t / n * 1000:.2f} ms")
     print(f"layout pipeline per face:    {ours_t / n * 1000:.2f} ms  ({ours_t / bare_t:.2f}x the bare script; target < 3x)")
 
-    from generator.render.raster import _render_pages, faces_pdf, pixel_scale
+    from generator.render.exports.raster import _render_pages, faces_pdf, pixel_scale
 
     faces = [renderer.face(game, component, item, "front") for item in items]
     for label, bleed, dpi in (("png export", 3.0, 300), ("gallery preview", 0.0, 96)):

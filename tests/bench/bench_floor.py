@@ -105,7 +105,7 @@ from generator.project import Project
 from generator.load import load_games
 from generator.readgate import ReadGate
 from generator.render.build import BuildOptions, card_jobs, run
-from generator.render.raster import Workers
+from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1])
 project = project.with_gate(ReadGate(project.root, per_build=True))  # as a build session reads
 games = load_games(project)
@@ -133,7 +133,7 @@ def watch_edit(table: Table, root: Path, repeat: int) -> None:
     from generator.pipeline import BuildSession
     from generator.project import Project
     from generator.render.build import BuildOptions
-    from generator.render.exporters import PREVIEW, SHEETS
+    from generator.render.exports.registry import PREVIEW, SHEETS
 
     names = ["Nassau", "Nassau Harbour"]
     path = root / EDITED

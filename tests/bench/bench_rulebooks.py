@@ -20,7 +20,7 @@ from generator.engine.registry import REGISTRY
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.rulebook import rulebook_pdf
-from generator.render.faces import renderer
+from generator.render.faces.renderer import renderer
 
 PAPERS = ("a4", "letter")
 

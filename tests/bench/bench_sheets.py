@@ -18,10 +18,10 @@ from pathlib import Path
 from generator.load import load_game
 from generator.project import Project
 from generator.render.build import BuildOptions
+from generator.render.documents.print_plan import print_plan
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.sheets import draw_sheet, has_fields, lay_out_sheet, sheet_name, sheet_templates
-from generator.render.print_plan import print_plan
-from generator.render.two_up import two_up_sheet
+from generator.render.documents.two_up import two_up_sheet
 
 PAPERS = ("a4", "letter")
 

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from generator.load import load_games  # noqa: E402
 from generator.project import Project  # noqa: E402
-from generator.render.fonts import register_fonts  # noqa: E402
-from generator.render.units import PAPERS  # noqa: E402
+from generator.render.base.fonts import register_fonts  # noqa: E402
+from generator.render.base.units import PAPERS  # noqa: E402
 
 PRINTABLE = ("card", "tile", "token")
 MARGIN = 10 * mm

@@ -40,7 +40,7 @@ def deck_faces(root: Path, count: int) -> list[Any]:
     from generator.load import load_game
     from generator.project import Project
     from generator.render.build import printable
-    from generator.render.faces import renderer
+    from generator.render.faces.renderer import renderer
 
     project = Project.at(root)
     game = load_game(project, GAME)
@@ -74,7 +74,7 @@ def split_wall(work: Callable[[int, int], None], processes: int) -> float:
 
 
 def rasterize_share(faces: Sequence[Any]) -> Callable[[int, int], None]:
-    from generator.render.raster import _draw_and_render
+    from generator.render.exports.raster import _draw_and_render
 
     chunks = [faces[i:i + CHUNK] for i in range(0, len(faces), CHUNK)]
 
@@ -119,7 +119,7 @@ def main() -> None:
         scale_deck(root, args.scale, GAME)
         faces = deck_faces(root, args.faces)
         speed_up(f"draw + rasterize {len(faces)} preview faces", lambda: rasterize_share(faces), args.repeat)
-        from generator.render.raster import _draw_and_render
+        from generator.render.exports.raster import _draw_and_render
 
         sample = _draw_and_render(faces[:1], 0.0, 96)[0]  # a real preview's bytes and size
         folder = Path(tmp) / "files"

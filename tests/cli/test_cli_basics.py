@@ -104,7 +104,7 @@ def test_build_help_names_every_shipped_preset_without_loading_reportlab(tmp_pat
     *help_lines, loaded = done.stdout.strip().splitlines()
     assert loaded == "[]"
     text = " ".join(" ".join(help_lines).split())
-    from generator.render.presets import registry
+    from generator.render.exports.presets import registry
 
     assert f"({', '.join(registry())}; see the README's" in text
     assert "PRESET-NAMES" not in text

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from generator.errors import DataError
 from generator.render.documents import markup
 from generator.render.documents.iconpara import MARKER, marker
-from generator.render.icons import ICONS
+from generator.render.faces.icons import ICONS
 
 PIECES = ["Take", " ", "**", "*", ":coin:", ":nosuchicon:", ":", "&", "<", ">", "word", "2", "\ue010", "\ue011",
           "\n", "\u00e9", ":coin#ff0000:", "a*b", "* x *"]

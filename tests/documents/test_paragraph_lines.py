@@ -15,11 +15,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import SimpleDocTemplate
 
 from generator.readgate import ReadGate
+from generator.render.base.fonts import register_fonts
 from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph
 from generator.render.documents.lines import ParagraphLines
 from generator.render.documents.styles import make_styles
-from generator.render.fonts import register_fonts
 
 WORDS = ["Take", "one", "per", "**ship**", "in", "*your*", "harbour", "broadside", "—", "and", "a", "Nassau"]
 

@@ -13,8 +13,8 @@ from reportlab.pdfbase.ttfonts import TTFontFile
 
 from generator.project import Project
 from generator.render.documents.rulebook import rulebook_pdf
-from generator.render.faces import renderer
-from generator.render.stamps import FormStore
+from generator.render.faces.renderer import renderer
+from generator.render.faces.stamps import FormStore
 
 
 def draw_form(store: FormStore, canvas: Any, name: str, box: Any, key: Any, draw: Callable[[], None]) -> None:

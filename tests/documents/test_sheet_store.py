@@ -10,7 +10,7 @@ from reportlab.pdfbase.ttfonts import TTFontFile
 
 from generator.project import Project
 from generator.render.documents.sheets import draw_sheet, lay_out_sheet, sheet_name, sheet_templates
-from generator.render.stamps import FormStore
+from generator.render.faces.stamps import FormStore
 from tests.documents.conftest import GAMES
 
 

@@ -10,8 +10,8 @@ from reportlab.lib.units import mm
 from generator.load import load_game
 from generator.render.build import BuildOptions
 from generator.render.documents.boards import board_components, board_pdf, plan
+from generator.render.documents.print_plan import print_plan
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
-from generator.render.print_plan import print_plan
 from tests.documents.helpers import fonts, page_sizes, reader, text
 
 

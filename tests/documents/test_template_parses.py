@@ -12,9 +12,9 @@ import pytest
 
 from generator.pipeline import BuildSession
 from generator.project import Project
+from generator.render.base.modelreads import FieldReads, watched
 from generator.render.build import BuildOptions
 from generator.render.documents import document_specs, rulebook
-from generator.render.modelreads import FieldReads, watched
 from tests.render.conftest import REPO, make_project
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-import generator.render.report as report
-from generator.render.report import build_report
+import generator.render.reports.simulation as report
+from generator.render.reports.simulation import build_report
 from generator.simulation import Summary
 
 
@@ -79,8 +79,8 @@ def test_upright_bucket_labels_clear_the_axis_title() -> None:
     from reportlab.graphics.shapes import String
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from generator.render.fonts import register_fonts
-    from generator.render.report import histogram_chart
+    from generator.render.base.fonts import register_fonts
+    from generator.render.reports.simulation import histogram_chart
     from generator.simulation import Histogram
 
     register_fonts()

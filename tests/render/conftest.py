@@ -42,7 +42,7 @@ def all_games_built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """All four games built once with the default options (sheets on every paper, no previews), shared."""
     from generator.pipeline import build
     from generator.render.build import BuildOptions
-    from generator.render.exporters import SHEETS
+    from generator.render.exports.registry import SHEETS
     from tests.helpers import copy_sources
 
     project = copy_sources(tmp_path_factory.mktemp("all-games"))

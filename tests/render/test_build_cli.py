@@ -122,8 +122,8 @@ def test_valid_deck_builds_without_force(fresh_project) -> None:
 
 
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
+    from generator.render.base.outputs import FileKind, OutputFile
     from generator.render.build import Job
-    from generator.render.outputs import FileKind, OutputFile
 
     def fake_jobs(game, project, options):
         folder = project.output_dir / game.id

@@ -13,9 +13,9 @@ from PIL import Image
 from generator.errors import DataError, Refused
 from generator.pipeline import BuildSession, build
 from generator.project import Project
+from generator.render.base.units import PAPERS, paper_names
 from generator.render.build import BuildOptions, options_key
-from generator.render.exporters import EXPORTERS, Exporter
-from generator.render.units import PAPERS, paper_names
+from generator.render.exports.registry import EXPORTERS, Exporter
 from tests.helpers import copy_sources, edit
 
 OPTIONS = BuildOptions(papers=("a4",), exports=("sheets", "preview"))

@@ -12,12 +12,12 @@ from render_pdf import MM
 from generator.load import load_game
 from generator.project import Project
 from generator.render.build import BuildOptions
-from generator.render.cmyk import PROFILE, ColourConverter, to_pdfx
-from generator.render.faces import renderer
-from generator.render.presets import registry
-from generator.render.print_plan import print_plan
-from generator.render.raster import Workers
-from generator.render.service import export_preset
+from generator.render.documents.print_plan import print_plan
+from generator.render.exports.cmyk import PROFILE, ColourConverter, to_pdfx
+from generator.render.exports.presets import registry
+from generator.render.exports.raster import Workers
+from generator.render.exports.service import export_preset
+from generator.render.faces.renderer import renderer
 from tests.helpers import REPO
 
 RGB_OPERATORS = {"rg", "RG"}

@@ -10,9 +10,9 @@ from pypdf import PdfReader
 from render_pdf import MM, placements
 
 from generator.load import load_game
-from generator.render.faces import FaceRenderer
-from generator.render.imposition import SheetOptions, impose
-from generator.render.units import PAPERS
+from generator.render.base.units import PAPERS
+from generator.render.faces.renderer import FaceRenderer
+from generator.render.sheets.imposition import SheetOptions, impose
 
 
 @pytest.fixture

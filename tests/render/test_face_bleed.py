@@ -14,9 +14,9 @@ import pytest
 from generator.load import load_game
 from generator.project import Project
 from generator.render.build import printable
-from generator.render.faces import renderer
-from generator.render.layout import Face, back_layout
-from generator.render.raster import faces_pdf
+from generator.render.exports.raster import faces_pdf
+from generator.render.faces.layout import Face, back_layout
+from generator.render.faces.renderer import renderer
 
 DPI = 100
 BLEED = 3.0
@@ -86,7 +86,7 @@ def test_every_face_bleeds_its_edge_colour(rendered) -> None:
 def test_only_the_sides_that_reach_the_trim_run_on() -> None:
     import pypdfium2 as pdfium
 
-    from generator.render.layout import Element
+    from generator.render.faces.layout import Element
 
     band = Element("rect", "band", (("fill", "#ff0000"), ("h", 10.0), ("w", 40.0), ("x", 0.0), ("y", 0.0)))
     border = Element("rect", "border", (("stroke", "#0000ff"), ("stroke_width", 2.0), ("x", 0.0), ("y", 0.0)))

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from generator.errors import DataError, Location
 from generator.load import load_game
 from generator.model import Item
-from generator.render.layout import LayoutLibrary, template_references
-from generator.render.modelreads import FieldReads, watched
+from generator.render.base.modelreads import FieldReads, watched
+from generator.render.faces.layout import LayoutLibrary, template_references
 
 LAYOUT = """\
 vars:
@@ -125,7 +125,7 @@ def test_a_face_keeps_its_hash_but_sends_none_to_another_process() -> None:
     (sent to a worker, where strings hash differently) carries no cached hash."""
     import pickle
 
-    from generator.render.layout import Element, Face
+    from generator.render.faces.layout import Element, Face
 
     def made() -> Face:
         return Face(63.0, 88.0, "rect", 3.0, (Element("text", "title", (("text", "Kraken"), ("x", 4.0))),))
@@ -142,7 +142,7 @@ def test_a_face_keeps_its_hash_but_sends_none_to_another_process() -> None:
 def test_a_warm_process_reads_template_references_from_the_cache(fresh_project, monkeypatch) -> None:
     """What each layout template reads is parsed once per user cache: a fresh library (a fresh process)
     gets the same references without parsing, and so resolves the same faces."""
-    from generator.render import layout as layout_module
+    from generator.render.faces import layout as layout_module
 
     game, component = game_with_items(fresh_project, [{"name": "Nassau", "tricks": 4, "flag": False}] * 2)
     cold = LayoutLibrary(fresh_project)
@@ -181,7 +181,7 @@ def test_a_warm_process_rebuilds_every_shipped_layout_file_as_parsed(project, mo
     every key's and entry's line), without parsing; and the file read is still recorded."""
     from generator.load.yamlsrc import read_yaml
     from generator.readgate import ReadGate
-    from generator.render import layout as layout_module
+    from generator.render.faces import layout as layout_module
 
     files = sorted((project.templates_dir / "layouts").glob("*/*.yaml"))
     assert len(files) > 10

@@ -6,10 +6,10 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import cli
-from generator.render.exporters import EXPORTERS, ExportInput, PngSettings, PrintSheetOptions
-from generator.render.faces import renderer
-from generator.render.raster import Workers
-from generator.render.units import PAPERS
+from generator.render.base.units import PAPERS
+from generator.render.exports.raster import Workers
+from generator.render.exports.registry import EXPORTERS, ExportInput, PngSettings, PrintSheetOptions
+from generator.render.faces.renderer import renderer
 
 DPI = 300
 
@@ -101,7 +101,7 @@ def test_ink_saver_prints_far_less_ink(ca_project, ca_game) -> None:
 
 
 def test_ink_saver_keeps_light_ink_readable_on_a_dark_back(ca_project, ca_game) -> None:
-    from generator.render.facestyle import FaceStyle
+    from generator.render.faces.style import FaceStyle
 
     component = ca_game.component("port")
     back = renderer(ca_project).face(ca_game, component, component.items[0], "back")
@@ -125,7 +125,7 @@ def test_build_options_name_their_files(fresh_project, monkeypatch, flags, suffi
 
 
 def test_style_and_colour_file_names() -> None:
-    from generator.render.facestyle import variant_name
+    from generator.render.faces.style import variant_name
 
     assert variant_name("x-a4.pdf", PngSettings(guides=True)) == "x-a4-guides.pdf"
     assert variant_name("p/x-1.png", PngSettings(ink_saver=True)) == "p/x-1-inksaver.png"
@@ -138,8 +138,8 @@ def test_style_and_colour_file_names() -> None:
 def test_ink_saver_keeps_light_ink_that_stands_on_a_kept_band() -> None:
     """A burning ship's white fleet icon sits on the fleet's band, which stays: it must stay white, not turn
     the amber of the (removed) background and vanish into an orange band."""
-    from generator.render.facestyle import FaceStyle
-    from generator.render.layout import Element, Face
+    from generator.render.faces.layout import Element, Face
+    from generator.render.faces.style import FaceStyle
 
     def element(kind: str, name: str, **props) -> Element:
         return Element(kind, name, tuple(sorted(props.items())))

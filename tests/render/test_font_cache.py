@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from generator.render.font_cache import PdfScale, load_font
-from generator.render.fonts import FALLBACK_FILE, FONT_DIR, FONT_FILES
+from generator.render.base.font_cache import PdfScale, load_font
+from generator.render.base.fonts import FALLBACK_FILE, FONT_DIR, FONT_FILES
 
 DEJAVU = FONT_DIR / FALLBACK_FILE
 SANS = FONT_DIR / FONT_FILES["Sans"]
@@ -17,7 +17,7 @@ SANS = FONT_DIR / FONT_FILES["Sans"]
 DRAW_EVERY_FONT = """
 import sys
 from reportlab.pdfgen.canvas import Canvas
-from generator.render.fonts import FALLBACK, FONT_FILES, register_fonts
+from generator.render.base.fonts import FALLBACK, FONT_FILES, register_fonts
 register_fonts()
 canvas = Canvas(sys.argv[1], invariant=1)
 for row, name in enumerate([*FONT_FILES, FALLBACK]):

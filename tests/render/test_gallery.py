@@ -9,8 +9,8 @@ import pytest
 
 from generator.load import load_game
 from generator.project import Project
-from generator.render.gallery import MAX_FACES_SHOWN, MAX_FAILURES_SHOWN, GalleryGame, collect, render_gallery
-from generator.render.outputs import FileKind, FileRecord
+from generator.render.base.outputs import FileKind, FileRecord
+from generator.render.site.gallery import MAX_FACES_SHOWN, MAX_FAILURES_SHOWN, GalleryGame, collect, render_gallery
 from tests.cdp import CHROMIUM, Page
 
 

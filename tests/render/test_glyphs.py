@@ -8,9 +8,9 @@ import pytest
 
 from generator.errors import DataError
 from generator.load import load_game
-from generator.render.faces import FaceRenderer
-from generator.render.fit import layout_checks
-from generator.render.glyphs import composed, describe, missing
+from generator.render.faces.fit import layout_checks
+from generator.render.faces.glyphs import composed, describe, missing
+from generator.render.faces.renderer import FaceRenderer
 
 
 def rename_tortuga(project, name: str) -> None:
@@ -59,8 +59,8 @@ def test_describe_names_the_character() -> None:
 def test_greek_and_cyrillic_are_drawn_with_the_fallback_font(fresh_project) -> None:
     from pypdf import PdfReader
 
-    from generator.render.faces import FaceRenderer
-    from generator.render.glyphs import runs
+    from generator.render.faces.glyphs import runs
+    from generator.render.faces.renderer import FaceRenderer
 
     rename_tortuga(fresh_project, "Tortúga Ωж Ħ")
     assert runs("Tortúga Ωж Ħ", "Display") == [("Tortúga ", "Display"), ("Ωж", "Fallback"), (" ", "Display"),
@@ -73,7 +73,7 @@ def test_greek_and_cyrillic_are_drawn_with_the_fallback_font(fresh_project) -> N
 
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.render.draw import draw_face
+    from generator.render.faces.draw import draw_face
 
     face = FaceRenderer(fresh_project).face(game, port, item, "front")
     buffer = io.BytesIO()

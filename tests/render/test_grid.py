@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.render.grid import MARGIN, MARK_EDGE, make_grid, mirror_slot
-from generator.render.units import PAPERS, px
+from generator.render.base.units import PAPERS, px
+from generator.render.sheets.grid import MARGIN, MARK_EDGE, make_grid, mirror_slot
 
 
 def _overlaps(box, x, y) -> bool:
@@ -146,9 +146,9 @@ def test_a_partly_filled_sheet_marks_only_its_faces_edges_read_back_from_the_pdf
     from test_bleed import faces_on
 
     from generator.load import load_game
-    from generator.render.faces import renderer
-    from generator.render.imposition import impose
-    from generator.render.sheet_options import SheetOptions
+    from generator.render.faces.renderer import renderer
+    from generator.render.sheets.imposition import impose
+    from generator.render.sheets.options import SheetOptions
 
     game = load_game(project, "counterattack")
     component = game.component("exposed-port")  # 4 cards on a page of 3 x 3: the bottom row stays empty

@@ -10,9 +10,9 @@ import pytest
 from pypdf import PdfReader
 
 from generator.pipeline import build
+from generator.render.base.units import PAPERS
 from generator.render.build import BuildOptions
-from generator.render.exporters import SHEETS
-from generator.render.units import PAPERS
+from generator.render.exports.registry import SHEETS
 from tests.helpers import copy_sources
 
 GAMES = ("all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire")

@@ -14,13 +14,13 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import DataError
 from generator.load import load_game
+from generator.render.base.fonts import register_fonts
 from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph
-from generator.render.draw import draw_face
-from generator.render.fit import layout_checks
-from generator.render.fonts import register_fonts
-from generator.render.layout import Element, Face
-from generator.render.text import ICON_SCALE, parse, set_text
+from generator.render.faces.draw import draw_face
+from generator.render.faces.fit import layout_checks
+from generator.render.faces.layout import Element, Face
+from generator.render.faces.text import ICON_SCALE, parse, set_text
 from tests.helpers import edit
 from tests.render.test_layouts import BASE, write_layout
 

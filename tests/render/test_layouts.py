@@ -6,8 +6,8 @@ import pytest
 
 from generator.errors import DataError
 from generator.load import load_game
-from generator.render.faces import FaceRenderer
-from generator.render.fit import layout_checks
+from generator.render.faces.fit import layout_checks
+from generator.render.faces.renderer import FaceRenderer
 
 
 def write_layout(project, name: str, text: str) -> None:
@@ -169,7 +169,7 @@ def test_inline_icons_are_drawn_inside_text_boxes(fresh_project) -> None:
     from pypdf import PdfReader
     from reportlab.pdfgen.canvas import Canvas
 
-    from generator.render.draw import draw_face
+    from generator.render.faces.draw import draw_face
 
     write_layout(fresh_project, "counterattack/port", BASE + """\
   - {name: rule, type: textbox, x: 5, y: 50, w: 50, h: 20, size: 10, text: "Take :coin: **now**"}
@@ -182,7 +182,7 @@ def test_inline_icons_are_drawn_inside_text_boxes(fresh_project) -> None:
     page = PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
     text = page.extract_text()
     assert "Take" in text and "now" in text and ":coin:" not in text
-    from generator.render.icons import icon_operators
+    from generator.render.faces.icons import icon_operators
 
     assert icon_operators("coin").encode() in page.get_contents().get_data()
 
@@ -210,7 +210,7 @@ def test_face_flowable_draws_a_card_in_a_story(ca_project, ca_game) -> None:
     from pypdf import PdfReader
     from reportlab.platypus import SimpleDocTemplate
 
-    from generator.render.faces import face_flowable
+    from generator.render.faces.renderer import face_flowable
 
     component = ca_game.component("port")
     buffer = io.BytesIO()

@@ -14,8 +14,8 @@ import pytest
 
 from generator.errors import DataError
 from generator.load import load_game
-from generator.render.faces import FaceRenderer
-from generator.render.sandbox import LimitedEnvironment, TemplateLimit
+from generator.render.base.sandbox import LimitedEnvironment, TemplateLimit
+from generator.render.faces.renderer import FaceRenderer
 
 REPO = Path(__file__).resolve().parents[2]
 LAYOUT = "templates/layouts/counterattack/port.yaml"

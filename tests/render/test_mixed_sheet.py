@@ -12,9 +12,9 @@ from render_pdf import lines
 from test_bleed import faces_on
 
 from generator.load import load_game
-from generator.render import mixed
-from generator.render.mixed import GAP, PAD, pack
-from generator.render.units import PAPERS
+from generator.render.base.units import PAPERS
+from generator.render.sheets import mixed
+from generator.render.sheets.mixed import GAP, PAD, pack
 
 
 def _separate(a, b) -> bool:
@@ -179,9 +179,9 @@ def test_a_bad_sheet_value_is_one_clear_line_with_file_and_line(project_copy, ca
 def test_cut_lines_option_draws_each_blocks_cuts_on_the_mixed_sheet(project) -> None:
     import io
 
-    from generator.render.faces import renderer
-    from generator.render.imposition import impose_mixed, mixed_components
-    from generator.render.sheet_options import SheetOptions
+    from generator.render.faces.renderer import renderer
+    from generator.render.sheets.imposition import impose_mixed, mixed_components
+    from generator.render.sheets.options import SheetOptions
 
     game = load_game(project, "pirates-under-fire")
     members = mixed_components(game)
@@ -213,9 +213,9 @@ def test_guides_ink_saver_and_cmyk_apply_to_the_mixed_sheet_as_to_any_sheet(proj
     from test_cmyk import RGB_OPERATORS, colour_report
     from test_facestyle import ink
 
-    from generator.render.exporters import PrintSheetOptions, mixed_sheet
-    from generator.render.faces import renderer
-    from generator.render.imposition import mixed_components
+    from generator.render.exports.registry import PrintSheetOptions, mixed_sheet
+    from generator.render.faces.renderer import renderer
+    from generator.render.sheets.imposition import mixed_components
 
     game = load_game(project, "pirate-tricks")
     members, faces = mixed_components(game), renderer(project)

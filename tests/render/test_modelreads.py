@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
-from generator.render.modelreads import model_digest, model_value
+from generator.render.base.modelreads import model_digest, model_value
 
 
 class Suit(str, Enum):

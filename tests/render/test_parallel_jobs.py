@@ -10,9 +10,9 @@ import pytest
 
 from generator.errors import DataError, Refused
 from generator.pipeline import build
+from generator.render.base.outputs import FileKind, OutputFile
 from generator.render.build import BuildOptions
-from generator.render.exporters import PREVIEW, SHEETS
-from generator.render.outputs import FileKind, OutputFile
+from generator.render.exports.registry import PREVIEW, SHEETS
 from tests.helpers import copy_sources
 
 
@@ -38,7 +38,7 @@ def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> Non
 def test_workers_take_the_longest_jobs_first(tmp_path: Path) -> None:
     from generator.load import load_game
     from generator.render.build import longest_first, plan
-    from generator.render.raster import Workers
+    from generator.render.exports.raster import Workers
 
     project = copy_sources(tmp_path)
     with Workers(1) as workers:
@@ -196,7 +196,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
     a second build reuses everything."""
     from generator.render.cache import BuildCache, stamp
-    from generator.render.raster import PREVIEW_PART_ITEMS
+    from generator.render.exports.raster import PREVIEW_PART_ITEMS
     from tests.bench.scaled import scale_deck
 
     made, orders = {}, {}
@@ -223,7 +223,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     from generator.load import load_game
     from generator.project import Project
     from generator.render.build import plan
-    from generator.render.raster import Workers
+    from generator.render.exports.raster import Workers
 
     project = Project.at(tmp_path / "jobs2")
     with Workers(1) as workers:

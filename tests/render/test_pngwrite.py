@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator.render.pngwrite import COLOUR_TYPES, png_from_image, png_from_rows
+from generator.render.base.pngwrite import COLOUR_TYPES, png_from_image, png_from_rows
 
 
 @st.composite

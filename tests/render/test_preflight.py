@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
+from generator.render.base.units import MM
 from generator.render.build import printable
-from generator.render.faces import FaceRenderer, renderer
-from generator.render.layout import Element, Face, back_layout
-from generator.render.preflight import Measurements, icon_extent, preflight_checks, problems
-from generator.render.units import MM
+from generator.render.faces.layout import Element, Face, back_layout
+from generator.render.faces.preflight import Measurements, icon_extent, preflight_checks, problems
+from generator.render.faces.renderer import FaceRenderer, renderer
 from tests.helpers import edit
 from tests.render.test_layouts import write_layout
 
@@ -142,7 +142,7 @@ def test_a_round_icon_on_a_round_face_is_measured_as_a_disc(x: float, y: float, 
 
 
 def test_text_box_is_the_drawn_width(project: Project) -> None:
-    from generator.render.glyphs import text_width
+    from generator.render.faces.glyphs import text_width
 
     FaceRenderer(project)  # registers the fonts
     width = text_width("HELLO", "Sans", 10) / MM
@@ -156,7 +156,7 @@ def test_text_box_is_the_drawn_width(project: Project) -> None:
 
 
 def test_burning_sides_of_a_fleet_are_identical(project: Project) -> None:
-    from generator.render.raster import faces_pdf
+    from generator.render.exports.raster import faces_pdf
 
     game = load_game(project, "pirates-under-fire")
     ships = game.component("ship")

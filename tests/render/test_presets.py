@@ -14,10 +14,10 @@ from render_pdf import MM
 from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
-from generator.render.faces import renderer
-from generator.render.presets import PRESETS_FILE, load_presets, registry
-from generator.render.raster import Workers
-from generator.render.service import export_preset
+from generator.render.exports.presets import PRESETS_FILE, load_presets, registry
+from generator.render.exports.raster import Workers
+from generator.render.exports.service import export_preset
+from generator.render.faces.renderer import renderer
 from tests.helpers import REPO, run_pnp
 
 SHIPPED = PRESETS_FILE.read_text(encoding="utf-8")
@@ -80,7 +80,7 @@ def test_manifest_counts_equal_the_data(tgc_pirates, all_hands) -> None:
 
 
 def test_plain_png_export_also_says_300_dpi(real, all_hands) -> None:
-    from generator.render.raster import export_pngs
+    from generator.render.exports.raster import export_pngs
 
     with Workers(1) as workers:
         files = export_pngs(renderer(real), all_hands, all_hands.component("start-player"), 3.0, workers)
@@ -245,8 +245,8 @@ def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
 def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) -> None:
     from dataclasses import replace
 
-    from generator.render.service import geometry
-    from generator.render.units import pt
+    from generator.render.base.units import pt
+    from generator.render.exports.service import geometry
 
     pirate = all_hands.component("pirate")
     pad = registry()["drivethrucards"]
@@ -268,8 +268,8 @@ def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) ->
 def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
     """The styles are for checking and home printing: a preset's exporter receives the preset and nothing else."""
     from generator.render.build import BuildOptions
-    from generator.render.exporters import preset_exporter
-    from generator.render.service import PresetSettings
+    from generator.render.exports.registry import preset_exporter
+    from generator.render.exports.service import PresetSettings
 
     tgc = registry()["tgc"]
     styled = BuildOptions(guides=True, ink_saver=True, colour="cmyk", presets=("tgc",))

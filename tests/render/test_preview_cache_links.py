@@ -8,7 +8,7 @@ from pathlib import Path
 from generator.pipeline import build
 from generator.render.build import BuildOptions
 from generator.render.cache import BuildCache
-from generator.render.exporters import PREVIEW
+from generator.render.exports.registry import PREVIEW
 from tests.bench.scaled import scale_deck
 from tests.helpers import copy_sources
 

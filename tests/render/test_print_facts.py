@@ -5,8 +5,8 @@ from __future__ import annotations
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.rulebook import parse_template, rulebook_template
-from generator.render.draw import track_cells
-from generator.render.faces import renderer
+from generator.render.faces.draw import track_cells
+from generator.render.faces.renderer import renderer
 from tests.helpers import edit
 
 

@@ -10,8 +10,8 @@ from PIL import Image
 from pypdf import PdfReader
 from render_pdf import MM
 
-from generator.render.faces import renderer
-from generator.render.raster import Workers, export_pngs, export_tts
+from generator.render.exports.raster import Workers, export_pngs, export_tts
+from generator.render.faces.renderer import renderer
 
 
 def by_name(outputs) -> dict[str, bytes]:
@@ -44,7 +44,7 @@ def test_png_export_is_the_same_with_two_processes(ca_project, ca_game) -> None:
 
 def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_at_a_time(
         ca_project, ca_game, monkeypatch) -> None:
-    from generator.render import raster
+    from generator.render.exports import raster
 
     component = ca_game.component("port")
     faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
@@ -60,7 +60,7 @@ def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_a
 
 def test_equal_faces_are_drawn_once_and_get_the_same_image(fresh_project, ca_game) -> None:
     from generator.render.cache import BuildCache
-    from generator.render.raster import rasterize
+    from generator.render.exports.raster import rasterize
 
     component = ca_game.component("port")
     one, other = (renderer(fresh_project).face(ca_game, component, item, "front") for item in component.items[:2])
@@ -93,7 +93,7 @@ def test_tts_sheets_drawn_a_sheet_at_a_time_hold_the_cells_of_the_whole_deck_dra
         ca_project, ca_game, monkeypatch) -> None:
     """Each sheet's faces are rasterized on their own (memory stays one sheet's, not the deck's): every cell is
     the picture the whole deck rasterized in one document gives that face."""
-    from generator.render import raster
+    from generator.render.exports import raster
 
     monkeypatch.setattr(raster, "TTS_MAX_ROWS", 2)  # 19 designs a sheet: the 44 come on three sheets
     component = ca_game.component("main")
@@ -124,7 +124,7 @@ def test_tts_sheets_drawn_a_sheet_at_a_time_hold_the_cells_of_the_whole_deck_dra
 
 
 def test_previews_one_image_per_design(ca_project, ca_game) -> None:
-    from generator.render.raster import export_previews
+    from generator.render.exports.raster import export_previews
 
     component = ca_game.component("port")
     with Workers(1) as workers:
@@ -136,7 +136,7 @@ def test_previews_one_image_per_design(ca_project, ca_game) -> None:
 def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_faces_pdf(ca_project, ca_game) -> None:
     import pypdfium2 as pdfium
 
-    from generator.render.raster import _draw_and_render, face_files, pixel_scale, with_dpi
+    from generator.render.exports.raster import _draw_and_render, face_files, pixel_scale, with_dpi
 
     component = ca_game.component("exposed-port")
     with Workers(1) as workers:
@@ -159,7 +159,7 @@ def test_a_face_png_holds_exactly_the_pixels_pdfium_draws_of_its_page_in_the_fac
 
 def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_number_of_processes(
         ca_project, ca_game) -> None:
-    from generator.render.raster import faces_pdf
+    from generator.render.exports.raster import faces_pdf
 
     component = ca_game.component("port")
     faces = [renderer(ca_project).face(ca_game, component, item, "front") for item in component.items][:5]
@@ -183,8 +183,8 @@ def test_previews_in_parts_of_any_size_are_the_files_of_one_job(game_id: str, mo
     the faces each part rasterized are kept in its sink for the build cache."""
     from generator.load import load_game
     from generator.project import Project
-    from generator.render import raster
-    from generator.render.raster import export_previews, preview_parts
+    from generator.render.exports import raster
+    from generator.render.exports.raster import export_previews, preview_parts
     from tests.helpers import REPO
 
     project = Project.at(REPO)  # read only: previews are made in memory

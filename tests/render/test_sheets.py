@@ -8,10 +8,10 @@ import pytest
 from pypdf import PdfReader
 from render_pdf import MM, lines, placements
 
-from generator.render.faces import renderer
-from generator.render.grid import make_grid, mirror_slot
-from generator.render.imposition import SheetOptions, impose
-from generator.render.units import PAPERS
+from generator.render.base.units import PAPERS
+from generator.render.faces.renderer import renderer
+from generator.render.sheets.grid import make_grid, mirror_slot
+from generator.render.sheets.imposition import SheetOptions, impose
 
 
 def sheet(project, game, component="main", paper="a4", **kw):

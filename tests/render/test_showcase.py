@@ -10,10 +10,10 @@ from PIL import Image
 
 from generator.model import Game
 from generator.project import Project
-from generator.render.faces import renderer
-from generator.render.outputs import FileKind
-from generator.render.raster import Workers
-from generator.render.showcase import ShowcaseSettings, draw_showcase, showcased
+from generator.render.base.outputs import FileKind
+from generator.render.exports.raster import Workers
+from generator.render.faces.renderer import renderer
+from generator.render.site.showcase import ShowcaseSettings, draw_showcase, showcased
 from tests.helpers import run_pnp
 
 

@@ -11,14 +11,14 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.load import load_games
 from generator.project import Project
-from generator.render.draw import draw_face
-from generator.render.faces import FaceRenderer
-from generator.render.fonts import register_fonts
-from generator.render.imposition import _Forms, impose
-from generator.render.layout import Element, Face
-from generator.render.sheet_options import SheetOptions
-from generator.render.stamps import FormStore, _StoredForm, pdfdoc_bytes
-from generator.render.units import PAPERS, pt
+from generator.render.base.fonts import register_fonts
+from generator.render.base.units import PAPERS, pt
+from generator.render.faces.draw import draw_face
+from generator.render.faces.layout import Element, Face
+from generator.render.faces.renderer import FaceRenderer
+from generator.render.faces.stamps import FormStore, _StoredForm, pdfdoc_bytes
+from generator.render.sheets.imposition import _Forms, impose
+from generator.render.sheets.options import SheetOptions
 
 register_fonts()
 
@@ -114,7 +114,7 @@ def test_a_face_with_a_picture_is_drawn_in_every_sheet_and_comes_out_right() -> 
     """A picture is an object of its own in the PDF, so its face is never replayed; the sheets stay exact."""
     from PIL import Image
 
-    from generator.render.images import Picture
+    from generator.render.faces.images import Picture
 
     png = io.BytesIO()
     Image.new("RGB", (4, 3), (200, 30, 40)).save(png, "PNG")
@@ -132,7 +132,7 @@ def test_the_next_build_of_a_session_replays_the_faces_an_edit_left_alone(fresh_
     """`pnp watch`: after an edit, the sheet redraws only the edited face; it equals a clean build's."""
     from generator.load import load_game
     from generator.readgate import ReadGate
-    from generator.render.faces import renderer
+    from generator.render.faces.renderer import renderer
     from tests.helpers import edit
 
     project = fresh_project.with_gate(ReadGate(fresh_project.root, per_build=True))

@@ -9,8 +9,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from generator.render.sandbox import LimitedEnvironment, TemplateLimit
-from generator.render.template_cache import CodeCache
+from generator.render.base.sandbox import LimitedEnvironment, TemplateLimit
+from generator.render.base.template_cache import CodeCache
 from generator.user_cache import user_folder
 
 SOURCE = "{% for n in names %}{{ n|upper }}{{ ',' if not loop.last }}{% endfor %} {{ 6 * 7 }}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.render.fonts import register_fonts
-from generator.render.text import fit_line, parse, set_text, unknown_icons
+from generator.render.base.fonts import register_fonts
+from generator.render.faces.text import fit_line, parse, set_text, unknown_icons
 
 register_fonts()
 

@@ -13,12 +13,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import DataError
 from generator.load import load_game
-from generator.render.draw import draw_face
-from generator.render.fit import layout_checks
-from generator.render.fonts import register_fonts
-from generator.render.layout import Element, Face
-from generator.render.text import SHRINK_STEP, set_text
-from generator.render.units import pt
+from generator.render.base.fonts import register_fonts
+from generator.render.base.units import pt
+from generator.render.faces.draw import draw_face
+from generator.render.faces.fit import layout_checks
+from generator.render.faces.layout import Element, Face
+from generator.render.faces.text import SHRINK_STEP, set_text
 from tests.render.test_layouts import BASE, resolve_port, write_layout
 
 register_fonts()

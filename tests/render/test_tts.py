@@ -11,9 +11,9 @@ from PIL import Image
 
 from generator.load import load_game
 from generator.project import Project
-from generator.render.faces import renderer
-from generator.render.raster import Workers, export_tts
-from generator.render.tts import physical_count
+from generator.render.exports.raster import Workers, export_tts
+from generator.render.exports.tts import physical_count
+from generator.render.faces.renderer import renderer
 from tests.helpers import REPO
 
 GAMES = ("counterattack", "pirate-tricks", "all-hands-on-deck", "pirates-under-fire")
@@ -152,7 +152,7 @@ def test_a_tts_url_that_cannot_work_is_refused_in_one_line(fresh_project, capsys
 
 
 def test_a_token_shows_its_own_back_as_a_round_tile_and_an_equal_back_is_not_repeated(real) -> None:
-    from generator.render.tts import TILE_TYPE, piece_objects
+    from generator.render.exports.tts import TILE_TYPE, piece_objects
 
     saved = piece_objects("Coins", "token", "circle", [("coin", 2, "coin.png", "coin-back.png"),
                                                        ("star", 1, "star.png", "")], "", (20.0, 20.0))

@@ -9,9 +9,9 @@ import pytest
 from pypdf import PdfReader
 
 from generator.load import load_game
+from generator.render.base.units import PAPERS
 from generator.render.documents.sheets import sheet_pdf, sheet_templates
-from generator.render.two_up import two_up_sheet
-from generator.render.units import PAPERS
+from generator.render.documents.two_up import two_up_sheet
 
 MM = 72 / 25.4
 

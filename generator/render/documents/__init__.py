@@ -32,8 +32,8 @@ from typing import Any
 
 from generator.model import Game
 from generator.project import Project, write_atomic
-from generator.render.outputs import FileKind, OutputFile
-from generator.render.units import paper as registered_paper
+from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.units import paper as registered_paper
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
 
     def plan(seen: Game) -> Any:
         from generator.render.build import BuildOptions
-        from generator.render.print_plan import print_plan
+        from generator.render.documents.print_plan import print_plan
 
         return print_plan(seen, project, options or BuildOptions(papers=(paper,), booklet=booklet), paper)
 
@@ -76,8 +76,8 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
                            rulebook_pdf(seen, project, paper, booklet=True, printing=plan(seen)), paper=paper)]
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
-        from generator.render.faces import renderer
-        from generator.render.two_up import two_up_sheet
+        from generator.render.documents.two_up import two_up_sheet
+        from generator.render.faces.renderer import renderer
 
         name = sheet_name(template)
         parsed = parse_template(template, seen, project)
@@ -129,12 +129,12 @@ def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
     """`pnp build` jobs for this game's documents, for each paper in `options.papers`.
 
     Each job renders from a watched copy of the game, so its record holds the
-    item fields it read (`generator.render.modelreads`).
+    item fields it read (`generator.render.base.modelreads`).
     """
+    from generator.render.base.modelreads import FieldReads, watched
     from generator.render.build import Job
     from generator.render.documents.lines import paragraph_lines
     from generator.render.documents.parses import template_parses
-    from generator.render.modelreads import FieldReads, watched
 
     lines = paragraph_lines(project)
 

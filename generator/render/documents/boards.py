@@ -18,9 +18,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.fonts import register_fonts
 from generator.render.documents.pictures import draw_face
 from generator.render.documents.styles import make_styles, paper_size
-from generator.render.fonts import register_fonts
 
 MARGIN = 6 * mm    # just outside a home printer's unprintable edge, so a 196 mm board fits A4
 OVERLAP = 12 * mm  # the glue strip shared by neighbouring sheets

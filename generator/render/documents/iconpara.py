@@ -18,8 +18,8 @@ from reportlab.platypus.paragraph import textTransformFrags
 from reportlab.platypus.paraparser import ParaFrag
 
 from generator.render.documents.lines import ParagraphLines
-from generator.render.icons import icon_png
-from generator.render.text import ICON_SCALE
+from generator.render.faces.icons import icon_png
+from generator.render.faces.text import ICON_SCALE
 
 MARKER_OPEN, MARKER_CLOSE = "\ue020", "\ue021"  # private-use stand-ins around 'name' or 'name#rrggbb'
 MARKER = re.compile(f"{MARKER_OPEN}([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{{3,6}})?{MARKER_CLOSE}")

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from generator.errors import DataError, Location
 from generator.render.documents.iconpara import MARKER, MARKER_OPEN, marker
-from generator.render.icons import ICONS
-from generator.render.text import icon_problem, unknown_icons
+from generator.render.faces.icons import ICONS
+from generator.render.faces.text import icon_problem, unknown_icons
 
 HEADING_RE = re.compile(r"^(#{1,4})\s+(.*)$")
 BULLET_RE = re.compile(r"^[-*]\s+(.*)$")

@@ -31,7 +31,7 @@ from typing import Any
 from generator.model import Game
 from generator.project import Project
 from generator.readgate import ReadSet
-from generator.render.modelreads import FieldReads, watched
+from generator.render.base.modelreads import FieldReads, watched
 
 Parsed = tuple[str, list[Any]]  # (display name, markup blocks): frozen blocks, safe to share
 Note = tuple[str, str, str, str, Any]  # one item field read: (component, item, side, key, value)

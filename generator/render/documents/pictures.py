@@ -16,9 +16,9 @@ from generator.errors import DataError, Location
 from generator.model import Component, Game, Item
 from generator.model.sizes import Size
 from generator.project import Project
-from generator.render.faces import draw_resolved, renderer
-from generator.render.layout import Face
-from generator.render.stamps import FormStore
+from generator.render.faces.layout import Face
+from generator.render.faces.renderer import draw_resolved, renderer
+from generator.render.faces.stamps import FormStore
 
 
 def resolve(game: Game, ref: str, where: Location) -> tuple[Component, Item]:

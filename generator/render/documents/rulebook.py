@@ -18,7 +18,7 @@ from generator.render.documents.document import build_pdf
 from generator.render.documents.flowables import Builder
 from generator.render.documents.styles import MARGIN, booklet_page, make_styles, paper_size
 from generator.render.documents.templating import render_template, template_context
-from generator.render.faces import renderer
+from generator.render.faces.renderer import renderer
 
 
 def rulebook_template(game: Game, project: Project) -> Path:
@@ -62,7 +62,7 @@ def how_to_print(game: Game, project: Project, printing: Any) -> tuple[str, list
 def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False, printing: Any = None) -> bytes:
     """The rulebook as PDF bytes: full pages of `paper`, or a saddle-stitched booklet on it.
 
-    With a print plan (`generator.render.print_plan`), the last page says how to print and assemble."""
+    With a print plan (`generator.render.documents.print_plan`), the last page says how to print and assemble."""
     sheet = paper_size(paper)
     pagesize = booklet_page(paper) if booklet else sheet
     scale = 0.82 if booklet else 1.0

@@ -22,8 +22,8 @@ from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import face_form, form_name, resolve, resolve_face
 from generator.render.documents.styles import Styles
-from generator.render.faces import renderer
-from generator.render.layout import Face
+from generator.render.faces.layout import Face
+from generator.render.faces.renderer import renderer
 
 STACK_STEP = 0.7  # mm between the edges of a pile's cards
 TALL = 1.25       # a scene is never drawn taller than this many times the frame width

@@ -41,7 +41,7 @@ from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder
 from generator.render.documents.formfields import FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
-from generator.render.stamps import FormStore
+from generator.render.faces.stamps import FormStore
 
 MAX_COPIES = 12
 

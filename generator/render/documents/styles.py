@@ -15,14 +15,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 
 from generator.model import Game
-from generator.render.fonts import register_fonts
-from generator.render.units import paper
+from generator.render.base.fonts import register_fonts
+from generator.render.base.units import paper
 
 MARGIN = 15 * mm  # inside any home printer's unprintable edge
 
 
 def paper_size(name: str) -> tuple[float, float]:
-    """The sheet of a registered paper (`generator.render.units.PAPERS`) in points."""
+    """The sheet of a registered paper (`generator.render.base.units.PAPERS`) in points."""
     return paper(name).size_pt
 
 

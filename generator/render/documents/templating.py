@@ -21,10 +21,10 @@ import jinja2
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.readgate import ReadGate
+from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
+from generator.render.base.template_cache import CodeCache
 from generator.render.documents.markup import LITERAL, escape_literal
-from generator.render.glyphs import drawable_lines
-from generator.render.sandbox import LimitedEnvironment, NamedUndefined
-from generator.render.template_cache import CodeCache
+from generator.render.faces.glyphs import drawable_lines
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"

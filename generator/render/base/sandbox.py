@@ -34,7 +34,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import missing as _MISSING
 
 from generator.errors import closest
-from generator.render.template_cache import CodeCache, environment_fingerprint
+from generator.render.base.template_cache import CodeCache, environment_fingerprint
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
 MAX_OUTPUT = 2_000_000  # characters one render may produce

@@ -28,7 +28,7 @@ def composed(text: str) -> str:
 def _cmap(font: str) -> frozenset[int]:
     from reportlab.pdfbase import pdfmetrics
 
-    from generator.render.fonts import register_fonts
+    from generator.render.base.fonts import register_fonts
 
     register_fonts()
     face = getattr(pdfmetrics.getFont(font), "face", None)
@@ -51,7 +51,7 @@ def _has_ascii(font: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def _missing(text: str, fonts: tuple[str, ...], fallback: bool) -> tuple[str, ...]:
-    from generator.render.fonts import FALLBACK
+    from generator.render.base.fonts import FALLBACK
 
     maps = [_cmap(font) for font in fonts]
     spare = _cmap(FALLBACK) if fallback else frozenset()
@@ -73,7 +73,7 @@ def _spare(char: str, spare: frozenset[int]) -> bool:
 def runs(text: str, font: str) -> list[tuple[str, str]]:
     """`text` cut into (text, font) runs: the chosen font where it has the glyph, else the
     fallback font where that has it (a character neither has stays with `font`: validation reports it)."""
-    from generator.render.fonts import FALLBACK
+    from generator.render.base.fonts import FALLBACK
 
     own = _cmap(font)
     if own.issuperset(map(ord, text)):  # the common case: the chosen font has every glyph, one run

@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING
 from generator.checks import Check
 from generator.model import Component, Game, Item
 from generator.project import Project
-from generator.render.draw import ASCENT, pip_centres
-from generator.render.glyphs import text_width
-from generator.render.icons import icon_operators
-from generator.render.layout import Element, Face, Layout
-from generator.render.text import bold_of, fit_line, set_text
-from generator.render.units import MM
+from generator.render.base.units import MM
+from generator.render.faces.draw import ASCENT, pip_centres
+from generator.render.faces.glyphs import text_width
+from generator.render.faces.icons import icon_operators
+from generator.render.faces.layout import Element, Face, Layout
+from generator.render.faces.text import bold_of, fit_line, set_text
 
 if TYPE_CHECKING:
-    from generator.render.fit import PrintableSide
+    from generator.render.faces.fit import PrintableSide
 
 CHECKED_TYPES = ("text", "textbox", "icon", "pips", "track")
 DESCENDERS = frozenset("gjpqyQ,;()[]{}|/@_")
@@ -362,7 +362,7 @@ def preflight_checks(game: Game, project: Project, sides: list[PrintableSide] | 
     it reaches out and how many faces do; a layout that does not resolve is left
     to the layout checks (`render.fit`), which report it.
     """
-    from generator.render.fit import printable_sides
+    from generator.render.faces.fit import printable_sides
 
     checks: list[Check] = []
     for side in printable_sides(game, project) if sides is None else sides:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.units import Paper
+from generator.render.base.units import Paper
 
 MARGIN = 5.0
 MARK_GAP = 0.75

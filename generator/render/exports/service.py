@@ -1,13 +1,13 @@
 """Drawing what a print-service preset asks for: PNGs at exact pixels, deck PDFs, front/back PDFs, sheets.
 
-A preset (`generator.render.presets`) is data; this module turns one
+A preset (`generator.render.exports.presets`) is data; this module turns one
 component into the files it names, plus a manifest of copies per face. Every
 face is drawn once into a PDF form and placed on pages whose size, TrimBox and
 BleedBox are the service's: the face is centred on the service's trim, at true
 size (`fit: pad`, its bleed fills the rest) or scaled to cover it (`fit:
 scale`). PNGs are rasterized from those pages at the preset's dpi, and the
 dpi is written into each PNG (pHYs chunk). CMYK presets go through
-`generator.render.cmyk` (PDF/X with the shipped profile).
+`generator.render.exports.cmyk` (PDF/X with the shipped profile).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from generator.model import Component, Game
-from generator.render.layout import Face, back_layout
-from generator.render.outputs import FileKind, OutputFile
-from generator.render.presets import Preset
-from generator.render.units import pt
+from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.units import pt
+from generator.render.exports.presets import Preset
+from generator.render.faces.layout import Face, back_layout
 
 if TYPE_CHECKING:
-    from generator.render.faces import FaceRenderer
-    from generator.render.raster import Workers
+    from generator.render.exports.raster import Workers
+    from generator.render.faces.renderer import FaceRenderer
 
 MM_PER_INCH = 25.4
 
@@ -107,7 +107,7 @@ def pages_pdf(faces: Sequence[Face], order: Sequence[int], geo: Geometry, title:
     """A PDF with one page per entry of `order` (an index into `faces`); each face drawn once, as a form."""
     from reportlab.pdfgen import canvas as rl_canvas
 
-    from generator.render.draw import draw_face
+    from generator.render.faces.draw import draw_face
 
     buffer = io.BytesIO()
     c = rl_canvas.Canvas(buffer, invariant=1, pageCompression=1, initialFontName="Sans", initialFontSize=9)
@@ -165,7 +165,7 @@ def export_preset(renderer: FaceRenderer, game: Game, component: Component, pres
 def _finish(pdf: bytes, preset: Preset, title: str) -> bytes:
     if preset.colour != "cmyk":
         return pdf
-    from generator.render.cmyk import to_pdfx
+    from generator.render.exports.cmyk import to_pdfx
 
     return to_pdfx(pdf, preset.ink_limit, title)
 
@@ -174,7 +174,7 @@ _Written = tuple[list[OutputFile], list[dict[str, Any]]]
 
 
 def _png(renderer: FaceRenderer, game: Game, component: Component, preset: Preset, workers: Workers) -> _Written:
-    from generator.render.raster import pixel_scale, with_dpi
+    from generator.render.exports.raster import pixel_scale, with_dpi
 
     geo = geometry(preset, component)
     cards = designs(renderer, game, component)
@@ -268,9 +268,9 @@ def _pdf_sides(renderer: FaceRenderer, game: Game, component: Component, preset:
 
 def _sheets(renderer: FaceRenderer, game: Game, component: Component, preset: Preset,
             workers: Workers) -> _Written:
-    from generator.render.imposition import impose
-    from generator.render.sheet_options import MODE_NAMES, SheetOptions
-    from generator.render.units import PAPERS
+    from generator.render.base.units import PAPERS
+    from generator.render.sheets.imposition import impose
+    from generator.render.sheets.options import MODE_NAMES, SheetOptions
 
     result = impose(renderer, game, component, SheetOptions(paper=PAPERS[preset.paper], bleed=preset.bleed_mm))
     name = preset.file_name("pdf", game=game.id, component=component.id)

@@ -3,7 +3,7 @@
 A preset says what one service asks for (file kind, pixel or page size per
 card size, dpi, colour, ink limit, page order, file names, manifest). Adding a
 service is adding a YAML entry; `load_presets` checks every value and names
-the file:line of any mistake. The drawing lives in `generator.render.service`.
+the file:line of any mistake. The drawing lives in `generator.render.exports.service`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from generator.errors import DataError, Location
 from generator.load.reader import Section, list_entries
 from generator.load.yamlsrc import YMap, parse_yaml
 from generator.model import Component
-from generator.render.units import PAPERS
+from generator.render.base.units import PAPERS
 
 PRESETS_FILE = Path(__file__).with_name("presets.yaml")
 WRITES = ("png", "pdf-deck", "pdf-sides", "sheets")
@@ -227,7 +227,7 @@ def _check_naming(name: str, pattern: str, writes: str, where: Location) -> None
 @functools.lru_cache(maxsize=1)
 def registry() -> Mapping[str, Preset]:
     """The shipped presets (read once; the file is package data, not project input)."""
-    return load_presets(PRESETS_FILE.read_text(encoding="utf-8"), "generator/render/presets.yaml")
+    return load_presets(PRESETS_FILE.read_text(encoding="utf-8"), "generator/render/exports/presets.yaml")
 
 
 def preset(name: str) -> Preset:

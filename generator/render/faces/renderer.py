@@ -23,10 +23,10 @@ from typing import Any
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.readgate import ReadSet
-from generator.render.draw import draw_face as _draw_resolved
-from generator.render.layout import Face, LayoutLibrary, back_layout
-from generator.render.stamps import FormStore
-from generator.render.units import pt
+from generator.render.base.units import pt
+from generator.render.faces.draw import draw_face as _draw_resolved
+from generator.render.faces.layout import Face, LayoutLibrary, back_layout
+from generator.render.faces.stamps import FormStore
 
 SIDES = ("front", "back")
 
@@ -42,7 +42,7 @@ class FaceRenderer:
     """
 
     def __init__(self, project: Project) -> None:
-        from generator.render.fonts import register_fonts
+        from generator.render.base.fonts import register_fonts
 
         register_fonts()
         self.project = project

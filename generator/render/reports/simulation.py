@@ -22,7 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from generator.render.fonts import register_fonts
+from generator.render.base.fonts import register_fonts
 from generator.simulation import (
     Balance,
     Histogram,

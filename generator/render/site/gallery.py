@@ -20,10 +20,10 @@ from generator import __version__
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project, write_atomic
-from generator.render.outputs import FileKind, FileRecord
+from generator.render.base.outputs import FileKind, FileRecord
 
 TEMPLATE = "site/index.html.j2"
-BUILT_IN = Path(__file__).resolve().parent
+BUILT_IN = Path(__file__).resolve().parents[1]  # render/, whose site/*.j2 are the built-in templates
 
 
 DEFAULT_SAFE_MM = 3.0  # read for manifests of builds older than the component's own `safe` (Component.safe)
@@ -174,8 +174,8 @@ def _compile_gallery(project: Project) -> Any:
     # Jinja is imported here, when the page is drawn again, not by a no-op build that only checks its key.
     from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateNotFound
 
-    from generator.render.sandbox import LimitedEnvironment
-    from generator.render.template_cache import CodeCache
+    from generator.render.base.sandbox import LimitedEnvironment
+    from generator.render.base.template_cache import CodeCache
 
     class GateLoader(BaseLoader):
         """Jinja loads the project's site templates (and whatever they include) through the read gate."""

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game
-from generator.render.outputs import FileKind, OutputFile
-from generator.render.sheet_options import SheetOptions, sheet_file_name
-from generator.render.units import DPI, Paper
+from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.units import DPI, Paper
+from generator.render.sheets.options import SheetOptions, sheet_file_name
 
 if TYPE_CHECKING:
     from generator.render.cache import BuildCache
-    from generator.render.faces import FaceRenderer
-    from generator.render.raster import Part, Workers
+    from generator.render.exports.raster import Part, Workers
+    from generator.render.faces.renderer import FaceRenderer
 
 
 @dataclass(frozen=True)
@@ -126,14 +126,14 @@ def _in_colour(pdf: bytes, colour: str, title: str) -> bytes:
     """The PDF as asked by --colour: unchanged for rgb, CMYK PDF/X through the shipped profile for cmyk."""
     if colour != "cmyk":
         return pdf
-    from generator.render.cmyk import PROFILE_INK_LIMIT, to_pdfx
+    from generator.render.exports.cmyk import PROFILE_INK_LIMIT, to_pdfx
 
     return to_pdfx(pdf, PROFILE_INK_LIMIT, title)
 
 
 def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
-    from generator.render.facestyle import styled, variant_name
-    from generator.render.imposition import impose
+    from generator.render.faces.style import styled, variant_name
+    from generator.render.sheets.imposition import impose
 
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
@@ -146,8 +146,8 @@ def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
                 settings: PrintSheetOptions) -> list[OutputFile]:
     """The game's mixed sheet of small pieces (`sheet: mixed`) on one paper, styled, coloured and named like
     every other sheet."""
-    from generator.render.facestyle import styled, variant_name
-    from generator.render.imposition import MIXED, impose_mixed
+    from generator.render.faces.style import styled, variant_name
+    from generator.render.sheets.imposition import MIXED, impose_mixed
 
     result = impose_mixed(styled(faces, settings), game, components, settings)
     paper = settings.paper.name
@@ -157,8 +157,8 @@ def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
-    from generator.render.facestyle import styled, variant_name
-    from generator.render.raster import export_pngs
+    from generator.render.exports.raster import export_pngs
+    from generator.render.faces.style import styled, variant_name
 
     files = export_pngs(styled(given.faces, settings), given.game, given.component, settings.bleed, given.workers,
                         settings.dpi, cache=given.cache)
@@ -169,14 +169,14 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
-    from generator.render.raster import export_tts
+    from generator.render.exports.raster import export_tts
 
     base = f"{settings.tts_url.rstrip('/')}/{given.game.id}/tts/" if settings.tts_url else ""
     return export_tts(given.faces, given.game, given.component, given.workers, base)
 
 
 def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
-    from generator.render.service import export_preset
+    from generator.render.exports.service import export_preset
 
     if settings.preset is None:
         return []
@@ -184,8 +184,8 @@ def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
 
 
 def preset_exporter(preset: Any) -> Exporter:
-    """The exporter of one print-service preset (`generator.render.presets`): output/<game>/<preset name>/."""
-    from generator.render.service import PresetSettings
+    """The exporter of one print-service preset (`generator.render.exports.presets`): output/<game>/<preset name>/."""
+    from generator.render.exports.service import PresetSettings
 
     base = Exporter("preset", "", PresetSettings, _service)
     return Exporter.preset(f"preset:{preset.name}", "preset", folder=preset.name, fixed={"preset": preset},
@@ -193,13 +193,13 @@ def preset_exporter(preset: Any) -> Exporter:
 
 
 def _preview(given: ExportInput, settings: PreviewSettings) -> list[OutputFile]:
-    from generator.render.raster import export_previews
+    from generator.render.exports.raster import export_previews
 
     return export_previews(given.faces, given.game, given.component, given.workers, settings.dpi, cache=given.cache)
 
 
 def _preview_parts(given: ExportInput, settings: PreviewSettings) -> list[Part]:
-    from generator.render.raster import preview_parts
+    from generator.render.exports.raster import preview_parts
 
     return preview_parts(given.faces, given.game, given.component, settings.dpi, given.cache)
 

@@ -45,10 +45,10 @@ from generator.errors import DataError, Location, did_you_mean
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
-from generator.render.glyphs import composed
-from generator.render.icons import ICONS
-from generator.render.images import Picture, load_picture
-from generator.render.text import FITS
+from generator.render.faces.glyphs import composed
+from generator.render.faces.icons import ICONS
+from generator.render.faces.images import Picture, load_picture
+from generator.render.faces.text import FITS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -285,8 +285,8 @@ class LayoutLibrary:
     """Loads and caches compiled layouts of one project; one per process is enough."""
 
     def __init__(self, project: Project) -> None:
-        from generator.render.sandbox import LimitedEnvironment, NamedUndefined
-        from generator.render.template_cache import CodeCache
+        from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
+        from generator.render.base.template_cache import CodeCache
 
         self.project = project
         self.env = LimitedEnvironment(code_cache=CodeCache.for_user(), undefined=NamedUndefined, autoescape=False)
@@ -506,7 +506,7 @@ class LayoutLibrary:
             digest = hashlib.sha256(what.encode() + b"\0")
             digest.update(Path(__file__).read_bytes())
             if what == "references":
-                from generator.render.template_cache import environment_fingerprint
+                from generator.render.base.template_cache import environment_fingerprint
 
                 digest.update(environment_fingerprint(self.env))
                 digest.update(repr((sorted(_RESERVED), sorted(_PER_ITEM.items()), sorted(_UNKNOWABLE_NAMES),
@@ -887,7 +887,7 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
                             f"got {value!r}{_whose(item)}", where)
     elif kind == "font":
-        from generator.render.fonts import FONT_FILES
+        from generator.render.base.fonts import FONT_FILES
 
         if value not in FONT_FILES:
             hint = did_you_mean(value, tuple(FONT_FILES))

@@ -14,8 +14,8 @@ from typing import Any
 
 from generator.model import Component, Game
 from generator.project import Project
-from generator.render.units import paper as registered_paper
-from generator.render.units import pt
+from generator.render.base.units import paper as registered_paper
+from generator.render.base.units import pt
 
 PRINTED_KINDS = ("card", "tile", "token")
 
@@ -74,11 +74,11 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
     from generator.render.documents.boards import plan as board_tiling
     from generator.render.documents.rulebook import parse_template
     from generator.render.documents.sheets import lay_out_sheet, sheet_name, sheet_templates, split_settings
-    from generator.render.faces import renderer
-    from generator.render.facestyle import variant_name
-    from generator.render.imposition import MIXED, mixed_components, sheet_mode, sheets_for
-    from generator.render.sheet_options import MODE_NAMES, SheetOptions, sheet_file_name
-    from generator.render.two_up import fits_two_up
+    from generator.render.documents.two_up import fits_two_up
+    from generator.render.faces.renderer import renderer
+    from generator.render.faces.style import variant_name
+    from generator.render.sheets.imposition import MIXED, mixed_components, sheet_mode, sheets_for
+    from generator.render.sheets.options import MODE_NAMES, SheetOptions, sheet_file_name
 
     sheet = registered_paper(paper)
     settings = SheetOptions(sheet, options.bleed, options.duplex, options.crop_marks, options.cut_lines,

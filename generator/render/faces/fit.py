@@ -14,13 +14,21 @@ from generator.checks import Check
 from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.units import pt
 from generator.render.build import printable
-from generator.render.faces import renderer
-from generator.render.glyphs import describe, missing
-from generator.render.icons import ICONS
-from generator.render.layout import Element, Face, Layout, back_layout
-from generator.render.text import bold_of, fit_line, icon_names, icon_problem, set_text, shrink_floor, unknown_icons
-from generator.render.units import pt
+from generator.render.faces.glyphs import describe, missing
+from generator.render.faces.icons import ICONS
+from generator.render.faces.layout import Element, Face, Layout, back_layout
+from generator.render.faces.renderer import renderer
+from generator.render.faces.text import (
+    bold_of,
+    fit_line,
+    icon_names,
+    icon_problem,
+    set_text,
+    shrink_floor,
+    unknown_icons,
+)
 
 
 @dataclass(frozen=True)

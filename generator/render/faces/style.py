@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.model import Component, Game, Item
-from generator.render.faces import FaceRenderer
-from generator.render.layout import Element, Face
+from generator.render.faces.layout import Element, Face
+from generator.render.faces.renderer import FaceRenderer
 
 GUIDES = "guides"  # the element type `draw` paints the guides with; not offered to layouts
 INK_SAVER_PAPER = "#ffffff"

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from generator.render.glyphs import draw_runs, text_width
-from generator.render.icons import draw_icon
-from generator.render.layout import Element, Face
-from generator.render.text import bold_of, fit_line, icon_box, set_text, shrink_floor
-from generator.render.units import pt
+from generator.render.base.units import pt
+from generator.render.faces.glyphs import draw_runs, text_width
+from generator.render.faces.icons import draw_icon
+from generator.render.faces.layout import Element, Face
+from generator.render.faces.text import bold_of, fit_line, icon_box, set_text, shrink_floor
 
 ASCENT = 0.78  # first baseline below the top of a text box, in ems
 

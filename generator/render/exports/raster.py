@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
-from generator.render.draw import draw_face
-from generator.render.faces import FaceRenderer
-from generator.render.layout import Face, back_layout
-from generator.render.outputs import FileKind, OutputFile
-from generator.render.pngwrite import png_from_image, png_from_rows
-from generator.render.units import DPI, pt, px
+from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.pngwrite import png_from_image, png_from_rows
+from generator.render.base.units import DPI, pt, px
+from generator.render.faces.draw import draw_face
+from generator.render.faces.layout import Face, back_layout
+from generator.render.faces.renderer import FaceRenderer
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -304,7 +304,7 @@ def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed:
 
 def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
                base: str = "") -> list[OutputFile]:
-    """Tabletop Simulator images and a saved object (`generator.render.tts`) for one component.
+    """Tabletop Simulator images and a saved object (`generator.render.exports.tts`) for one component.
 
     Cards: deck sheets of up to 10 x 7 faces, the last slot the hidden card
     (it shows the back), one slot per distinct item (copies share a slot; the
@@ -319,7 +319,7 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
 
     from PIL import Image
 
-    from generator.render.tts import SheetSlots, deck_object, to_bytes
+    from generator.render.exports.tts import SheetSlots, deck_object, to_bytes
 
     items = list(component.items)
     fronts = [renderer.face(game, component, item, "front") for item in items]
@@ -381,7 +381,7 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
     """Tiles and tokens: an image per item side at 300 dpi (tokens transparent outside their shape)."""
     from PIL import Image, ImageDraw
 
-    from generator.render.tts import piece_objects, to_bytes
+    from generator.render.exports.tts import piece_objects, to_bytes
 
     items = list(component.items)
     has_back = back_layout(component) is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
+FONT_DIR = Path(__file__).resolve().parents[2] / "fonts"
 
 # ReportLab name -> file in generator/fonts
 FONT_FILES: dict[str, str] = {
@@ -43,7 +43,7 @@ def register_fonts() -> tuple[str, ...]:
     from reportlab.lib.fonts import addMapping
     from reportlab.pdfbase import pdfmetrics
 
-    from generator.render.font_cache import load_font
+    from generator.render.base.font_cache import load_font
 
     for name, filename in (*FONT_FILES.items(), (FALLBACK, FALLBACK_FILE)):
         pdfmetrics.registerFont(load_font(name, FONT_DIR / filename))  # parsed once per user, not per process

@@ -31,13 +31,13 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD
 
 from generator.errors import DataError
 from generator.model import Component, Game
-from generator.render.draw import draw_face
-from generator.render.faces import FaceRenderer
-from generator.render.grid import Grid, Slot, make_grid, mirror_slot
-from generator.render.layout import Face, back_layout
-from generator.render.sheet_options import DUPLEX_MODES, SheetOptions
-from generator.render.stamps import FormStore
-from generator.render.units import Paper, pt
+from generator.render.base.units import Paper, pt
+from generator.render.faces.draw import draw_face
+from generator.render.faces.layout import Face, back_layout
+from generator.render.faces.renderer import FaceRenderer
+from generator.render.faces.stamps import FormStore
+from generator.render.sheets.grid import Grid, Slot, make_grid, mirror_slot
+from generator.render.sheets.options import DUPLEX_MODES, SheetOptions
 
 MARK_WIDTH = 0.3  # points
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     left half; faces without a back leave their place on the back page empty.
     """
 
-    from generator.render.mixed import pack
+    from generator.render.sheets.mixed import pack
 
     per_component = [component_faces(renderer, game, component) for component in components]
     faces = [pair for pairs in per_component for pair in pairs]
@@ -315,8 +315,8 @@ def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], 
 
 def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
     """Sheets of paper the components take in `mode`, from the same grid or packing the imposition uses."""
-    from generator.render.grid import sheets_needed
-    from generator.render.mixed import pack
+    from generator.render.sheets.grid import sheets_needed
+    from generator.render.sheets.mixed import pack
 
     paper = options.paper
     if len(components) == 1 and components[0].sheet != "mixed":

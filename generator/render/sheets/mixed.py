@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from generator.render.grid import MARGIN, MARK_EDGE, MARK_GAP, MARK_MIN, Axis, Grid, Slot
-from generator.render.units import Paper
+from generator.render.base.units import Paper
+from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_GAP, MARK_MIN, Axis, Grid, Slot
 
 MARK_LENGTH = MARK_MIN  # each crop mark on the mixed sheet, mm: the shortest the grid allows, to fit more
 GAP = 2 * MARK_GAP + MARK_LENGTH  # between two blocks' bleed boxes: both blocks' marks fit without touching

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from generator.render.glyphs import text_width
-from generator.render.icons import ICONS
+from generator.render.faces.glyphs import text_width
+from generator.render.faces.icons import ICONS
 
 ICON_SCALE = 1.0  # an inline icon is a square this many ems wide, standing on the baseline
 ICON_RE = r":[a-z][a-z0-9_-]*(?:#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:"
@@ -124,7 +124,7 @@ def shrink_floor(element: Any) -> float:
 
 def bold_of(font: str) -> str:
     """The bold face of a shipped family ('Serif' -> 'Serif-Bold'), for `**bold**` runs."""
-    from generator.render.fonts import FONT_FILES
+    from generator.render.base.fonts import FONT_FILES
 
     candidate = f"{font.split('-')[0]}-Bold"
     return candidate if candidate in FONT_FILES else font

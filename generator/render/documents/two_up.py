@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
+from generator.render.base.units import Paper, pt
+from generator.render.base.units import paper as registered_paper
 from generator.render.documents.booklet import BookletCanvas
-from generator.render.units import Paper, pt
-from generator.render.units import paper as registered_paper
 
 if TYPE_CHECKING:
     from generator.model import Game

@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from generator.model import Component, Game
+from generator.render.base.fonts import FONT_DIR
+from generator.render.base.outputs import FileKind, OutputFile
 from generator.render.build import printable
-from generator.render.fonts import FONT_DIR
-from generator.render.layout import back_layout
-from generator.render.outputs import FileKind, OutputFile
+from generator.render.faces.layout import back_layout
 
 if TYPE_CHECKING:
     from generator.render.cache import BuildCache
-    from generator.render.faces import FaceRenderer
-    from generator.render.raster import Workers
+    from generator.render.exports.raster import Workers
+    from generator.render.faces.renderer import FaceRenderer
 
 HAND_SIZE = 7  # designs in the fanned hand, at most
 PILE_LAYERS = 8  # copies drawn under a pile's top face, at most (more would only thicken it)
@@ -61,7 +61,7 @@ def showcased(game: Game) -> list[Component]:
 def draw_showcase(faces: FaceRenderer, game: Game, workers: Workers, cache: BuildCache | None,
                   settings: ShowcaseSettings) -> list[OutputFile]:
     """The game's three showcase images (none for a game without printable components)."""
-    from generator.render.raster import rasterize
+    from generator.render.exports.raster import rasterize
 
     components = showcased(game)
     if not components:

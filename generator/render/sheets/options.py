@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.render.units import Paper
+from generator.render.base.units import Paper
 
 DUPLEX_MODES = ("long", "short", "none")
 
