@@ -152,7 +152,7 @@ def _checks_by_side(game: Game, project: Project, known: SideChecks | None
                     ) -> list[tuple[list[Check], list[Check]]] | None:
     """(layout checks, preflight checks) of every printable side, reused from `known` where still
     valid; None when anything raises (then the whole-game checks report it as before)."""
-    from generator.render.cache import code_digest, digest
+    from generator.digests import code_digest, digest
     from generator.render.faces.fit import printable_side, side_checks, side_names
     from generator.render.faces.preflight import side_preflight
 

@@ -1,7 +1,7 @@
 """`pnp build`: print-ready sheets (and PNG / Tabletop Simulator exports) under output/<game>/.
 
 Thin: parses options, validates each game (refusing an invalid deck unless
---force), asks `generator.render.build` for the plan and runs it.
+--force), asks `generator.build.plan` for the plan and runs it.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     README's "Print services"); --colour cmyk makes the sheets CMYK PDF/X;
     --tts also writes TTS saved objects, their images at --tts-url.
     """
-    from generator.pipeline import BuildSession
+    from generator.build.session import BuildSession
 
     options = options_from_cli(values, jobs=jobs or os.cpu_count() or 1, only=only,
                                output_uri=ctx.project.output_dir.resolve().as_uri())
@@ -183,7 +183,7 @@ def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[st
     """
     if not options.presets:
         return []  # and presets.yaml stays unread
-    from generator.render.build import asked
+    from generator.build.plan import asked
     from generator.render.exports.presets import preset as find_preset
 
     lines = []
@@ -223,8 +223,8 @@ def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = 
     """
     import dataclasses
 
+    from generator.build.plan import BuildOptions
     from generator.render.base.units import paper_names
-    from generator.render.build import BuildOptions
 
     given = dict(values)
     translated: dict[str, Any] = {

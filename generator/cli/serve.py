@@ -32,10 +32,10 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     shows on top of the page until it is fixed. Click a face to see it large
     with its bleed, trim and safe lines. Ctrl-C stops.
     """
+    from generator.build.plan import BuildOptions
     from generator.cli.server import BuildState, PreviewServer
     from generator.cli.watch import watch_and_build
     from generator.render.base.units import paper_names
-    from generator.render.build import BuildOptions
     from generator.render.site.gallery import render_gallery
 
     options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),

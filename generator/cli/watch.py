@@ -41,7 +41,7 @@ class CardClock:
         self.cards_done, self.document_labels = None, set()
 
     def progress(self, jobs: list[Any]) -> Callable[[Any], None]:
-        from generator.render.build import BOOKLET, DOCUMENTS, SHOWCASE  # not at import: `pnp --help` stays quick
+        from generator.build.plan import BOOKLET, DOCUMENTS, SHOWCASE  # not at import: `pnp --help` stays quick
 
         documents = (DOCUMENTS, BOOKLET, SHOWCASE)
         cards = {id(job) for job in jobs if getattr(job, "exporter", documents[0]) not in documents}
@@ -154,7 +154,7 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
     """
     from watchfiles import watch
 
-    from generator.pipeline import BuildSession
+    from generator.build.session import BuildSession
 
     folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
     clock = CardClock()

@@ -21,6 +21,7 @@ from generator.errors import DataError, Location
 from generator.model.sizes import Size
 
 COMPONENT_KINDS = ("card", "tile", "board", "token", "sheet")
+PRINTABLE_KINDS = ("card", "tile", "token")  # drawn as faces on component sheets; boards and sheets are documents
 ComponentKind = Literal["card", "tile", "board", "token", "sheet"]
 FieldType = Literal["int", "number", "str", "text", "enum", "bool", "list"]
 
@@ -135,6 +136,11 @@ class Component:
     per_player: bool = False
     safe: float = 3.0  # mm inside the trim that text and icons keep clear of (see render.preflight)
     sheet: str = "own"  # "mixed": printed on the game's shared tokens sheet with its other small pieces
+
+    @property
+    def printable(self) -> bool:
+        """Drawn face by face onto component sheets (cards, tiles, tokens); boards and sheets are documents."""
+        return self.kind in PRINTABLE_KINDS
 
     @cached_property
     def count(self) -> int:

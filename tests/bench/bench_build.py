@@ -45,7 +45,7 @@ t = time.process_time()
 from pathlib import Path
 from generator.project import Project
 from generator.load import load_games
-from generator.render.build import BuildOptions, card_jobs, document_jobs, run
+from generator.build.plan import BuildOptions, card_jobs, document_jobs, run
 from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1]); options = BuildOptions()
 games = load_games(project)
@@ -75,8 +75,8 @@ print(f"  cold split, {'total':32s} {last - t:.2f} s CPU")
 TIMELINE = """
 import functools, os, sys, time
 launched = time.monotonic()  # the interpreter is up; what follows (imports) is part of the build's serial start
-import generator.pipeline as pipeline
-import generator.render.build as build
+import generator.build.session as pipeline
+import generator.build.plan as build
 import generator.render.exports.raster as raster
 log = sys.argv[1]
 def traced(run, name):
@@ -92,7 +92,7 @@ def traced(run, name):
 build.execute = traced(build.execute, lambda args: args[0].label)
 pipeline.BuildSession._validate = traced(pipeline.BuildSession._validate, lambda args: f"validate {args[1]}")
 raster._draw_and_render = traced(raster._draw_and_render, lambda args: f"  rasterize {len(args[0])} faces")
-import generator.render.cache as cache
+import generator.build.cache as cache
 # the main process's own steps, which no other core can share
 pipeline.BuildSession.load = traced(pipeline.BuildSession.load, lambda args: f"(load {args[1]})")
 pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, lambda args: f"(plan {args[1].id})")

@@ -104,7 +104,7 @@ import json, sys, time
 from generator.project import Project
 from generator.load import load_games
 from generator.readgate import ReadGate
-from generator.render.build import BuildOptions, card_jobs, run
+from generator.build.plan import BuildOptions, card_jobs, run
 from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1])
 project = project.with_gate(ReadGate(project.root, per_build=True))  # as a build session reads
@@ -130,9 +130,9 @@ def cold_build(table: Table, root: Path, repeat: int) -> None:
 
 
 def watch_edit(table: Table, root: Path, repeat: int) -> None:
-    from generator.pipeline import BuildSession
+    from generator.build.plan import BuildOptions
+    from generator.build.session import BuildSession
     from generator.project import Project
-    from generator.render.build import BuildOptions
     from generator.render.exports.registry import PREVIEW, SHEETS
 
     names = ["Nassau", "Nassau Harbour"]

@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from generator.pipeline import build  # noqa: E402
+from generator.build.plan import BuildOptions  # noqa: E402
+from generator.build.session import build  # noqa: E402
 from generator.project import Project  # noqa: E402
-from generator.render.build import BuildOptions  # noqa: E402
 
 CARDS = "data/counterattack/cards.yaml"
 NAMES = ["Nassau", "Nassau Harbour", "Nassau Bay", "Nassau Point", "Nassau Reach"]

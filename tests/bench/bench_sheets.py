@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.build.plan import BuildOptions
 from generator.load import load_game
 from generator.project import Project
-from generator.render.build import BuildOptions
 from generator.render.documents.print_plan import print_plan
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.sheets import draw_sheet, has_fields, lay_out_sheet, sheet_name, sheet_templates

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # one build with every process profiled: argv = out prefix, then `pnp` arguments
 PROFILED = """
 import cProfile, os, sys
-import generator.render.build as build
+import generator.build.plan as build
 out = sys.argv[1]
 serve = build._serve
 def profiled_serve(*args, **kwargs):

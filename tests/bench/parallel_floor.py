@@ -39,14 +39,13 @@ def deck_faces(root: Path, count: int) -> list[Any]:
     """The first `count` distinct front faces of the scaled game's card components, resolved."""
     from generator.load import load_game
     from generator.project import Project
-    from generator.render.build import printable
     from generator.render.faces.renderer import renderer
 
     project = Project.at(root)
     game = load_game(project, GAME)
     faces = renderer(project)
     found = [faces.face(game, component, item, "front")
-             for component in game.components if printable(component) for item in component.items]
+             for component in game.components if component.printable for item in component.items]
     return found[:count]
 
 

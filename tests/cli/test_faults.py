@@ -219,9 +219,9 @@ def test_a_stopped_build_removes_what_its_stopped_workers_left(small: Path) -> N
     build removes on its way out (`pnp watch` and `pnp serve` end there), not the next build."""
     import pytest
 
-    from generator.pipeline import BuildSession
+    from generator.build.plan import BuildOptions
+    from generator.build.session import BuildSession
     from generator.project import Project
-    from generator.render.build import BuildOptions
 
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
                           check=True)

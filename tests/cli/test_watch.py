@@ -10,10 +10,10 @@ import threading
 import time
 from typing import ClassVar
 
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.cli.watch import watch_loop
-from generator.pipeline import build
 from generator.project import Project
-from generator.render.build import BuildOptions
 from tests.helpers import edit
 
 
@@ -174,7 +174,7 @@ class _RecordingSession:
     def build(self, game_ids, options, **kw):
         from types import SimpleNamespace
 
-        from generator.render.build import Summary
+        from generator.build.plan import Summary
 
         self.seen.append(options)
         return SimpleNamespace(summary=Summary(), changed_during_build=[], gallery_written=False,
@@ -186,8 +186,8 @@ def test_pnp_watch_keeps_every_build_option_it_was_started_with(project_copy: Pr
 
     from click.testing import CliRunner
 
+    import generator.build.session as pipeline
     import generator.cli.watch as watch_module
-    import generator.pipeline as pipeline
     from generator.cli import cli
 
     monkeypatch.setattr(pipeline, "BuildSession", _RecordingSession)
@@ -228,8 +228,8 @@ def test_a_rebuild_line_says_when_the_cards_were_done_before_the_documents(proje
     sheets are written first, and the line gives both times."""
     import re
 
+    from generator.build.session import BuildSession
     from generator.cli.watch import CardClock, rebuild_line
-    from generator.pipeline import BuildSession
 
     cards = project_copy.data_dir / "counterattack" / "cards.yaml"
     options = BuildOptions(papers=("a4",), exports=("sheets", "preview"), jobs=2)

@@ -130,8 +130,7 @@ def test_rulebook_follows_changed_trick_count(copy_project):
 
 
 def test_document_jobs_plug_into_the_build(copy_project):
-    from generator.render.build import BuildOptions, Summary, run
-    from generator.render.documents import document_jobs
+    from generator.build.plan import BuildOptions, Summary, document_jobs, run
 
     game = load_game(copy_project, "pirate-tricks")
     jobs = document_jobs(game, copy_project, BuildOptions(papers=("letter",)))

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.pipeline import BuildSession
+from generator.build.plan import BuildOptions
+from generator.build.session import BuildSession
 from generator.project import Project
 from generator.render.base.modelreads import FieldReads, watched
-from generator.render.build import BuildOptions
 from generator.render.documents import document_specs, rulebook
 from tests.render.conftest import REPO, make_project
 

@@ -12,7 +12,7 @@ from generator.cli import cli
 @pytest.fixture(autouse=True)
 def cards_only(monkeypatch):
     """Keep these tests about card sheets: documents (another module's work) contribute no jobs."""
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
 
 
 def run(project, *args):
@@ -122,8 +122,8 @@ def test_valid_deck_builds_without_force(fresh_project) -> None:
 
 
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
+    from generator.build.plan import Job
     from generator.render.base.outputs import FileKind, OutputFile
-    from generator.render.build import Job
 
     def fake_jobs(game, project, options):
         folder = project.output_dir / game.id
@@ -131,7 +131,7 @@ def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
                     lambda p=p: [OutputFile(f"{game.id}-rules-{p}.txt", FileKind.RULES, b"rules")])
                 for p in options.papers]
 
-    monkeypatch.setattr("generator.render.build.document_jobs", fake_jobs)
+    monkeypatch.setattr("generator.build.plan.document_jobs", fake_jobs)
     result = run(fresh_project, "--force", "--paper", "a4")
     assert result.exit_code == 0, result.output
     assert (fresh_project.output_dir / "counterattack" / "counterattack-rules-a4.txt").read_bytes() == b"rules"
@@ -146,7 +146,7 @@ def test_sheet_file_names_say_how_to_print_them(fresh_project, duplex, ending) -
 
 
 def test_the_summary_line_names_papers_in_the_registry_order_whichever_came_first() -> None:
-    from generator.render.build import Summary
+    from generator.build.plan import Summary
 
     line = Summary(sheets={"letter": 38, "a4": 37}).line()  # a reused game's jobs may list Letter first
     assert line.endswith("component sheets to print: 37 on a4, 38 on letter")

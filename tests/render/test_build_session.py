@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from generator.build.plan import BuildOptions, options_key
+from generator.build.session import BuildSession, build
 from generator.errors import DataError, Refused
-from generator.pipeline import BuildSession, build
 from generator.project import Project
 from generator.render.base.units import PAPERS, paper_names
-from generator.render.build import BuildOptions, options_key
 from generator.render.exports.registry import EXPORTERS, Exporter
 from tests.helpers import copy_sources, edit
 

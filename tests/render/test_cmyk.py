@@ -9,9 +9,9 @@ import pikepdf
 import pytest
 from render_pdf import MM
 
+from generator.build.plan import BuildOptions
 from generator.load import load_game
 from generator.project import Project
-from generator.render.build import BuildOptions
 from generator.render.documents.print_plan import print_plan
 from generator.render.exports.cmyk import PROFILE, ColourConverter, to_pdfx
 from generator.render.exports.presets import registry
@@ -207,7 +207,7 @@ def test_conversion_is_deterministic(dtc_pirates) -> None:
 def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monkeypatch, capsys) -> None:
     from tests.helpers import run_pnp
 
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--force", "--only", "port",
                            "--paper", "a4", "--no-gallery", "--colour", "cmyk", "--png")
     assert code == 0, err

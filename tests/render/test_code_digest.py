@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.render.cache import PACKAGE_DIR, _package_files, code_digest
+from generator.digests import PACKAGE_DIR, _package_files, code_digest
 
 
 def test_every_package_file_is_listed_and_bytecode_caches_are_not(tmp_path: Path) -> None:
@@ -23,5 +23,5 @@ def test_the_shipped_package_is_covered() -> None:
     shipped = {p.relative_to(PACKAGE_DIR).as_posix() for p in PACKAGE_DIR.rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
     assert names == shipped
-    assert {"render/cache.py", "fonts/DejaVuSans.ttf", "render/presets.yaml"} <= names
+    assert {"build/cache.py", "fonts/DejaVuSans.ttf", "render/exports/presets.yaml"} <= names
     assert len(code_digest()) == 64

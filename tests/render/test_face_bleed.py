@@ -13,7 +13,6 @@ import pytest
 
 from generator.load import load_game
 from generator.project import Project
-from generator.render.build import printable
 from generator.render.exports.raster import faces_pdf
 from generator.render.faces.layout import Face, back_layout
 from generator.render.faces.renderer import renderer
@@ -28,7 +27,7 @@ def distinct_faces(project: Project) -> list[tuple[str, Face]]:
     found: dict[Face, str] = {}
     for game_id in GAMES:
         game = load_game(project, game_id)
-        for component in filter(printable, game.components):
+        for component in (c for c in game.components if c.printable):
             for side in ("front", "back") if back_layout(component) else ("front",):
                 for item in component.items:
                     found.setdefault(faces.face(game, component, item, side), f"{game_id} {item.key} {side}")

@@ -116,7 +116,7 @@ def test_ink_saver_keeps_light_ink_readable_on_a_dark_back(ca_project, ca_game) 
 @pytest.mark.parametrize("flags, suffix", [(["--guides"], "-guides"), (["--ink-saver"], "-inksaver"),
                                            (["--ink-saver", "--guides"], "-inksaver-guides")])
 def test_build_options_name_their_files(fresh_project, monkeypatch, flags, suffix) -> None:
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     result = CliRunner().invoke(cli, ["--root", str(fresh_project.root), "-q", "build", "--force", "--only", "port",
                                       "--paper", "a4", "--no-gallery", *flags], catch_exceptions=False)
     assert result.exit_code == 0, result.output

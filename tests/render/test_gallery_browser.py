@@ -11,9 +11,9 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from generator.pipeline import build
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.project import Project
-from generator.render.build import BuildOptions
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.pipeline import build
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.render.base.units import PAPERS
-from generator.render.build import BuildOptions
 from generator.render.exports.registry import SHEETS
 from tests.helpers import copy_sources
 

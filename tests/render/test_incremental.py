@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.pipeline import build
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.project import Project
-from generator.render.build import BuildOptions
 from tests.helpers import copy_sources, edit
 
 OPTIONS = dict(papers=("a4",), exports=("sheets", "png", "preview"))

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from generator import pipeline
+from generator.build import session as pipeline
+from generator.build.plan import BuildOptions
 from generator.engine.registry import REGISTRY
 from generator.project import Project
-from generator.render.build import BuildOptions
 
 REPO = Path(__file__).resolve().parents[2]
 OPTIONS = BuildOptions(papers=("a4",), exports=("sheets", "preview"))

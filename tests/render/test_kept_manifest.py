@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.pipeline import BuildSession, build
+from generator.build.cache import MANIFEST, BuildCache
+from generator.build.plan import BuildOptions
+from generator.build.session import BuildSession, build
 from generator.project import Project
-from generator.render.build import BuildOptions
-from generator.render.cache import MANIFEST, BuildCache
 from tests.render.conftest import make_project
 
 OPTIONS = BuildOptions(exports=("sheets", "preview"), jobs=1)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.errors import DataError, Refused
-from generator.pipeline import build
 from generator.render.base.outputs import FileKind, OutputFile
-from generator.render.build import BuildOptions
 from generator.render.exports.registry import PREVIEW, SHEETS
 from tests.helpers import copy_sources
 
@@ -36,8 +36,8 @@ def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> Non
 
 
 def test_workers_take_the_longest_jobs_first(tmp_path: Path) -> None:
+    from generator.build.plan import longest_first, plan
     from generator.load import load_game
-    from generator.render.build import longest_first, plan
     from generator.render.exports.raster import Workers
 
     project = copy_sources(tmp_path)
@@ -63,7 +63,7 @@ def _fails() -> list[OutputFile]:
 
 
 def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_path: Path) -> None:
-    from generator.render.build import Job, run
+    from generator.build.plan import Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -81,8 +81,8 @@ def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_p
 
 def test_a_job_never_writes_outside_the_output_folder(tmp_path: Path) -> None:
     """Plain names are checked once per job folder; names with folders (`..`, a linked folder) one by one."""
+    from generator.build.plan import Job, run
     from generator.errors import UsageError
-    from generator.render.build import Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -138,7 +138,7 @@ def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> Non
     other, so they finish only when both processes run one."""
     import os
 
-    from generator.render.build import Job, run
+    from generator.build.plan import Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -172,7 +172,7 @@ def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: P
     process is free next (the longest left), not after the short campaign log behind it. The first
     rulebook waits until the second has started, so one process is busy with it meanwhile; the log
     notes whether the second rulebook had started when it began."""
-    from generator.render.build import DOCUMENTS, Job, run
+    from generator.build.plan import DOCUMENTS, Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -195,7 +195,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     by any worker, each part's files written as it comes (by the worker, the game having validated): the
     files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
     a second build reuses everything."""
-    from generator.render.cache import BuildCache, stamp
+    from generator.build.cache import BuildCache, stamp
     from generator.render.exports.raster import PREVIEW_PART_ITEMS
     from tests.bench.scaled import scale_deck
 
@@ -220,9 +220,9 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
     assert orders[1][-1] == "pirate-back.png"  # the shared back after every item, whatever part drew it
     assert made[1] == made[2] == made[3] and orders[1] == orders[2] == orders[3]
+    from generator.build.plan import plan
     from generator.load import load_game
     from generator.project import Project
-    from generator.render.build import plan
     from generator.render.exports.raster import Workers
 
     project = Project.at(tmp_path / "jobs2")
@@ -236,7 +236,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
 def test_faces_lost_from_the_cache_folder_are_kept_again_by_a_parallel_build(tmp_path: Path) -> None:
     """A face whose cache file is gone (its manifest entry still there) is drawn again and kept again, whether
     a forked worker or this process drew it, so the next build finds it."""
-    from generator.render.cache import BuildCache
+    from generator.build.cache import BuildCache
     from tests.helpers import edit
 
     project = copy_sources(tmp_path)
@@ -258,7 +258,7 @@ def test_processes_sharing_the_job_counter_never_take_the_same_job() -> None:
     and this one take positions until none is left; each position is taken exactly once."""
     import os
 
-    from generator.render.build import END, FRONT, Shared
+    from generator.build.plan import END, FRONT, Shared
 
     total = 3000
     shared = Shared(0, total, 0)
@@ -298,7 +298,7 @@ def test_a_forked_worker_hands_back_what_it_learned_with_each_result(tmp_path: P
     so each process runs one."""
     import os
 
-    from generator.render.build import HandBack, Job, run, start
+    from generator.build.plan import HandBack, Job, run, start
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -345,7 +345,7 @@ def test_workers_that_ran_out_of_jobs_end_by_themselves_and_are_reaped(tmp_path:
     import multiprocessing
     import time
 
-    from generator.render.build import Job, run
+    from generator.build.plan import Job, run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"

@@ -10,7 +10,6 @@ from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
 from generator.render.base.units import MM
-from generator.render.build import printable
 from generator.render.faces.layout import Element, Face, back_layout
 from generator.render.faces.preflight import Measurements, icon_extent, preflight_checks, problems
 from generator.render.faces.renderer import FaceRenderer, renderer
@@ -30,7 +29,7 @@ def test_every_face_of_the_four_games_passes_preflight(project: Project) -> None
     checked = 0
     for game_id in ("all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire"):
         game = load_game(project, game_id)
-        for component in filter(printable, game.components):
+        for component in (c for c in game.components if c.printable):
             for side in ("front", "back") if back_layout(component) else ("front",):
                 for item in component.items:
                     face = faces.face(game, component, item, side)

@@ -191,7 +191,7 @@ def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) ->
 
 
 def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_project, monkeypatch, capsys) -> None:
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     base = ["--root", str(fresh_project.root), "build", "--force", "--only", "port", "--paper", "a4", "--no-gallery"]
     code, _, err = run_pnp(capsys, *base, "--preset", "tgc", "--preset", "printplaygames")
     assert code == 0, err
@@ -205,7 +205,7 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
 
 @pytest.mark.parametrize("named", [["--preset", "tgc"], ["--preset", "tgc", "--preset", "tgc"]])
 def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys, named) -> None:
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
                            "--only", "loon", "--paper", "a4", "--no-gallery", *named)
     assert code == 0, err
@@ -217,7 +217,7 @@ def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch
 
 def test_a_sheet_component_is_named_too(project_copy, monkeypatch, capsys) -> None:
     """The player screen (kind sheet) is no preset's: the note says so rather than leaving it out silently."""
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
                            "--only", "screen", "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
     assert code == 0, err
@@ -267,7 +267,7 @@ def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) ->
 
 def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
     """The styles are for checking and home printing: a preset's exporter receives the preset and nothing else."""
-    from generator.render.build import BuildOptions
+    from generator.build.plan import BuildOptions
     from generator.render.exports.registry import preset_exporter
     from generator.render.exports.service import PresetSettings
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.pipeline import build
-from generator.render.build import BuildOptions
-from generator.render.cache import BuildCache
+from generator.build.cache import BuildCache
+from generator.build.plan import BuildOptions
+from generator.build.session import build
 from generator.render.exports.registry import PREVIEW
 from tests.bench.scaled import scale_deck
 from tests.helpers import copy_sources

@@ -59,7 +59,7 @@ def test_a_big_component_s_faces_split_into_chunks_give_the_images_of_one_face_a
 
 
 def test_equal_faces_are_drawn_once_and_get_the_same_image(fresh_project, ca_game) -> None:
-    from generator.render.cache import BuildCache
+    from generator.build.cache import BuildCache
     from generator.render.exports.raster import rasterize
 
     component = ca_game.component("port")

@@ -123,7 +123,7 @@ def test_tokens_become_custom_tokens_cut_out_along_their_circle(real) -> None:
 def test_tts_url_sets_the_image_base_and_the_default_is_a_file_uri(fresh_project, monkeypatch, capsys) -> None:
     from tests.helpers import run_pnp
 
-    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     base = ["--root", str(fresh_project.root), "build", "--force", "--only", "port", "--paper", "a4", "--no-gallery",
             "--tts"]
     saved = fresh_project.output_dir / "counterattack" / "tts" / "port-saved-object.json"

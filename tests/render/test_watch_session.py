@@ -8,9 +8,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from generator.pipeline import BuildSession, build
+from generator.build.plan import BuildOptions
+from generator.build.session import BuildSession, build
 from generator.project import Project
-from generator.render.build import BuildOptions
 from tests.render.conftest import REPO, make_project
 
 WATCHED = BuildOptions(exports=("sheets", "preview"), jobs=2)  # as `pnp watch` runs on two cores

@@ -10,7 +10,7 @@ Dask is an optional extra: `pip install '.[dask]'`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import UsageError
@@ -22,13 +22,14 @@ DASK_TASK_GAMES = 1000  # games per task at least: scheduling overhead stays far
 CONNECT_TIMEOUT = "10s"  # how long to try reaching the scheduler before giving up
 
 
-def dask_results(scheduler: Any, work: Sequence[Task]) -> Iterator[list[ChunkResult]]:
-    """Each task's chunk results, in the order of `work`; `scheduler` is an address, a cluster or a client."""
+def dask_results(scheduler: Any, work: Sequence[Task],
+                 run_task: Callable[[Task], list[ChunkResult]]) -> Iterator[list[ChunkResult]]:
+    """Each task's chunk results (`run_task` of each, on the cluster), in the order of `work`; `scheduler` is an
+    address, a cluster or a client. The runner hands its task function in, so this module never imports it."""
     try:
         from distributed import Client
     except ImportError:
         raise UsageError("--scheduler needs Dask: install the extra with pip install '.[dask]'") from None
-    from generator.engine.simulate.runner import run_task
 
     if isinstance(scheduler, Client):
         yield from _gather(scheduler, work, run_task)

@@ -272,7 +272,7 @@ def simulate_many(specs: Sequence[SimSpec], jobs: int = 1, progress: Callable[[i
         size = 1
     owners = [index for index, spec in enumerate(specs) for _task in tasks(spec, size)]
     work = [task for spec in specs for task in tasks(spec, size)]
-    results = _results(work, jobs) if scheduler is None else dask_backend.dask_results(scheduler, work)
+    results = _results(work, jobs) if scheduler is None else dask_backend.dask_results(scheduler, work, run_task)
     for owner, done in zip(owners, results, strict=True):
         total = totals[owner]
         for result in done:

@@ -4,7 +4,7 @@ Registering a TrueType font makes ReportLab read every table of the file (`TTFon
 shipped fonts that is about 40 ms, paid again by every process that draws anything, a third of
 what a one-card edit's rebuild spends before it draws. What the parser produces depends only on
 the file (its path is kept in the face), ReportLab's code and Python, so a parsed font is stored
-under a key of: the file's path, size, modification time and inode (as `cache.code_digest` keys
+under a key of: the file's path, size, modification time and inode (as `digests.code_digest` keys
 the package's own files), ReportLab's version and its `ttfonts.py`, and Python's version. A font
 loaded from the cache has the same attributes as a parsed one (checked before it is stored, see
 `_storable`), so PDFs are the same bytes either way.

@@ -24,8 +24,8 @@ from collections.abc import Iterator, Mapping
 from enum import Enum
 from typing import Any
 
+from generator.digests import digest
 from generator.model import Component, Game, Item
-from generator.render.cache import digest
 
 KEYS = "*"  # the fact "which keys this mapping has" (noted when a mapping is iterated or sized)
 

@@ -8,9 +8,11 @@ file's name is made in one place only: where the file is made.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 
 class FileKind(str, Enum):
@@ -66,3 +68,22 @@ class FileRecord:
     def from_json(cls, data: dict[str, Any]) -> FileRecord:
         return cls(str(data["name"]), FileKind(data["kind"]), str(data.get("component", "")),
                    str(data.get("label", "")), str(data.get("paper", "")), int(data.get("sheets", 0)))
+
+
+class FaceStore(Protocol):
+    """Where rasterized faces are kept between builds, by a key of everything drawn (the build's cache is one).
+
+    Render asks for it by this shape, so drawing never imports the build layer that owns the cache."""
+
+    @property
+    def faces(self) -> Mapping[str, str]:
+        """Face key -> digest of the stored bytes."""
+        ...
+
+    def face(self, key: str) -> bytes | None:
+        """The stored PNG of face `key`, or None when it is absent or its bytes no longer match their digest."""
+        ...
+
+    def store_face(self, key: str, data: bytes, same_as: Path | None = None) -> None:
+        """Keep `data` under `key`; `same_as` is a file just written with exactly these bytes (may be linked)."""
+        ...

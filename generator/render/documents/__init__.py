@@ -4,9 +4,9 @@ Entry points:
 
 - `write_documents(game, project, paper, booklet=False) -> list[Path]` builds
   and writes everything of one game for one registered paper ("a4", "letter").
-- `document_jobs(game, project, options) -> list[Job]` gives the same work as
-  `pnp build` jobs (one per file group), for every paper in `options.papers`;
-  a `booklet` attribute on the options, when true, adds the booklets.
+- `document_specs(game, project, paper, booklet, options)` gives the same work
+  as specs, not built yet, which the build layer turns into its jobs
+  (`generator.build.plan.document_jobs`).
 
 Files, all in `project.output_dir / game.id`:
 
@@ -34,6 +34,7 @@ from generator.model import Game
 from generator.project import Project, write_atomic
 from generator.render.base.outputs import FileKind, OutputFile
 from generator.render.base.units import paper as registered_paper
+from generator.render.sheets.options import PrintChoices, PrintSettings
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,9 @@ class DocumentSpec:
 
 
 def document_specs(game: Game, project: Project, paper: str, booklet: bool = False,
-                   options: Any = None) -> list[DocumentSpec]:
+                   options: PrintSettings | None = None) -> list[DocumentSpec]:
     """Every document of one game for one paper, not built yet; `options` (the build's) feed the
-    rulebooks' "How to print" page (defaults: `BuildOptions()` on this paper)."""
+    rulebooks' "How to print" page (defaults: `PrintChoices`)."""
     from generator.render.documents.boards import board_components, board_pdf
     from generator.render.documents.rulebook import parse_template, rulebook_pdf
     from generator.render.documents.sheets import draw_sheet, has_fields, lay_out_sheet, sheet_name, sheet_templates
@@ -62,10 +63,9 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
     prefix = game.id
 
     def plan(seen: Game) -> Any:
-        from generator.render.build import BuildOptions
         from generator.render.documents.print_plan import print_plan
 
-        return print_plan(seen, project, options or BuildOptions(papers=(paper,), booklet=booklet), paper)
+        return print_plan(seen, project, options or PrintChoices(booklet=booklet), paper)
 
     def rules(seen: Game) -> list[OutputFile]:
         return [OutputFile(f"{prefix}-rules-{paper}.pdf", FileKind.RULES,
@@ -125,36 +125,4 @@ def write_documents(game: Game, project: Project, paper: str, booklet: bool = Fa
     return list(built)
 
 
-def document_jobs(game: Game, project: Project, options: Any) -> list[Any]:
-    """`pnp build` jobs for this game's documents, for each paper in `options.papers`.
-
-    Each job renders from a watched copy of the game, so its record holds the
-    item fields it read (`generator.render.base.modelreads`).
-    """
-    from generator.render.base.modelreads import FieldReads, watched
-    from generator.render.build import Job
-    from generator.render.documents.lines import paragraph_lines
-    from generator.render.documents.parses import template_parses
-
-    lines = paragraph_lines(project)
-
-    def produce(spec: DocumentSpec, paper: str, reads: FieldReads) -> list[OutputFile]:
-        seen = watched(game, reads)
-        if spec.subject == "rules":
-            lines.drew(game.id, paper)
-        with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
-            return spec.produce(seen)
-
-    folder = project.output_dir / game.id
-    booklet = bool(getattr(options, "booklet", False))
-    jobs = []
-    for paper in lines.first_papers(game.id, tuple(options.papers)):  # a forked worker takes the first rulebook
-        for spec in document_specs(game, project, paper, booklet, options):
-            reads = FieldReads()
-            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, paper, reads),
-                            exporter=spec.exporter, paper=paper, subject=spec.subject,
-                            pure=True, facts=reads, model=game))  # bytes out, nothing else touched
-    return jobs
-
-
-__all__ = ["DocumentSpec", "document_jobs", "document_specs", "write_documents"]
+__all__ = ["DocumentSpec", "document_specs", "write_documents"]

@@ -16,6 +16,7 @@ from generator.model import Component, Game
 from generator.project import Project
 from generator.render.base.units import paper as registered_paper
 from generator.render.base.units import pt
+from generator.render.sheets.options import PrintSettings
 
 PRINTED_KINDS = ("card", "tile", "token")
 
@@ -68,8 +69,8 @@ class PrintPlan:
         return any(f.stock == "card stock" and f.sides.startswith("both sides") for f in self.files)
 
 
-def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintPlan:
-    """The plan for `game` on `paper` with the build `options` (a `BuildOptions`)."""
+def print_plan(game: Game, project: Project, options: PrintSettings, paper: str) -> PrintPlan:
+    """The plan for `game` on `paper` with the build's `options` (a `BuildOptions` or `PrintChoices`)."""
     from generator.render.documents.boards import board_components
     from generator.render.documents.boards import plan as board_tiling
     from generator.render.documents.rulebook import parse_template
@@ -145,7 +146,7 @@ def print_plan(game: Game, project: Project, options: Any, paper: str) -> PrintP
         paper=sheet.label, files=tuple(files), cut_marks=options.crop_marks,
         gutter_fold=any(m == "gutter-fold" for m in modes), mixed=_holds(mixed) if mixed else "",
         folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=tuple(boards),
-        back_offset=tuple(options.back_offset),
+        back_offset=(options.back_offset[0], options.back_offset[1]),
     )
 
 

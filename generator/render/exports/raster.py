@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.model import Component, Game
-from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.outputs import FaceStore, FileKind, OutputFile
 from generator.render.base.pngwrite import png_from_image, png_from_rows
 from generator.render.base.units import DPI, pt, px
 from generator.render.faces.draw import draw_face
@@ -37,7 +37,6 @@ from generator.render.faces.renderer import FaceRenderer
 if TYPE_CHECKING:
     from concurrent.futures import Executor
 
-    from generator.render.cache import BuildCache
 
 TTS_MAX_COLS = 10
 TTS_MAX_ROWS = 7
@@ -255,14 +254,14 @@ def face_files(renderer: FaceRenderer, game: Game, component: Component) -> Face
 
 
 def rasterize(faces: Sequence[Face], bleed: float, dpi: int, workers: Workers,
-              cache: BuildCache | FaceSink | None = None, drawn: bytes | None = None) -> list[bytes]:
+              cache: FaceStore | FaceSink | None = None, drawn: bytes | None = None) -> list[bytes]:
     """PNG bytes of each face; faces found in the build cache are not drawn again, and equal faces (a deck's
     copies under other ids) are drawn once.
 
     `drawn`, when given, is `faces_pdf(faces, bleed, dpi)` already made (the single-face PDF `--png` writes):
     the faces to rasterize are rendered from its pages instead of being drawn again. A page renders the same
     pixels whichever document holds it (`Workers.map_faces`), so the images and the cache do not depend on it."""
-    from generator.render.cache import code_digest, digest
+    from generator.digests import code_digest, digest
 
     keys = [digest("face", repr(face), bleed, dpi, code_digest()) for face in faces]
     images: list[bytes | None] = [cache.face(key) if cache is not None else None for key in keys]
@@ -290,7 +289,7 @@ def with_dpi(png: bytes, dpi: int) -> bytes:
 
 
 def export_pngs(renderer: FaceRenderer, game: Game, component: Component, bleed: float,
-                workers: Workers, dpi: int = DPI, cache: BuildCache | None = None) -> list[OutputFile]:
+                workers: Workers, dpi: int = DPI, cache: FaceStore | None = None) -> list[OutputFile]:
     """Every face as a PNG, plus the single-face PDF (TrimBox/BleedBox) of them all."""
     files = face_files(renderer, game, component)
     pdf = faces_pdf(files.faces, bleed, dpi, f"{game.title}: {component.plural}")
@@ -432,7 +431,7 @@ def _png(image: Any) -> bytes:
 
 
 def export_previews(renderer: FaceRenderer, game: Game, component: Component, workers: Workers,
-                    dpi: int = 96, cache: BuildCache | None = None) -> list[OutputFile]:
+                    dpi: int = 96, cache: FaceStore | None = None) -> list[OutputFile]:
     """Small screen previews (no bleed): `<component>-<item>.png` per design, plus the back(s).
 
     For galleries and web pages: one image per distinct design, not per copy, in
@@ -444,7 +443,7 @@ def export_previews(renderer: FaceRenderer, game: Game, component: Component, wo
 
 
 def _preview_files(component: Component, shots: list[tuple[str, str, Face]], dpi: int, workers: Workers,
-                   cache: BuildCache | FaceSink | None) -> list[OutputFile]:
+                   cache: FaceStore | FaceSink | None) -> list[OutputFile]:
     images = rasterize([face for _, _, face in shots], 0.0, dpi, workers, cache)
     return [OutputFile(name, FileKind.PREVIEW, image, component.id, label)
             for (name, label, _), image in zip(shots, images)]
@@ -457,7 +456,7 @@ class FaceSink:
     """The build cache as one part of a job sees it: faces are looked up in the cache, and those rasterized
     now are kept here (`made`) for the process that owns the cache to store, as a forked worker cannot."""
 
-    def __init__(self, cache: BuildCache | None) -> None:
+    def __init__(self, cache: FaceStore | None) -> None:
         self._cache = cache
         self.made: dict[str, bytes] = {}
 
@@ -496,7 +495,7 @@ class Part:
 
 
 def preview_parts(renderer: FaceRenderer, game: Game, component: Component, dpi: int,
-                  cache: BuildCache | None) -> list[Part]:
+                  cache: FaceStore | None) -> list[Part]:
     """`export_previews` in slices of `PREVIEW_PART_ITEMS` items: together the same files in the same order
     (the shared back comes with the last slice), each slice drawn and rasterized in the process that runs it."""
     parts = []

@@ -25,12 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.errors import DataError, Location
 from generator.model import Component, Game
-from generator.render.base.outputs import FileKind, OutputFile
+from generator.render.base.outputs import FaceStore, FileKind, OutputFile
 from generator.render.base.units import DPI, Paper
 from generator.render.sheets.options import SheetOptions, sheet_file_name
 
 if TYPE_CHECKING:
-    from generator.render.cache import BuildCache
     from generator.render.exports.raster import Part, Workers
     from generator.render.faces.renderer import FaceRenderer
 
@@ -43,7 +42,7 @@ class ExportInput:
     game: Game
     component: Component
     workers: Workers
-    cache: BuildCache | None = None
+    cache: FaceStore | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.base.units import pt
-from generator.render.build import printable
 from generator.render.faces.glyphs import describe, missing
 from generator.render.faces.icons import ICONS
 from generator.render.faces.layout import Element, Face, Layout, back_layout
@@ -53,7 +52,7 @@ def printable_sides(game: Game, project: Project) -> list[PrintableSide]:
 
 def side_names(game: Game) -> list[tuple[Component, str, str]]:
     """Every printable component side of the game: (component, "front" or "back", its layout's name)."""
-    return [(component, side, layout_name) for component in game.components if printable(component)
+    return [(component, side, layout_name) for component in game.components if component.printable
             for side, layout_name in (("front", component.front), ("back", back_layout(component)))
             if layout_name is not None]
 

@@ -7,6 +7,7 @@ exporter registry and the CLI can name them without importing ReportLab.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from generator.render.base.units import Paper
 
@@ -40,3 +41,32 @@ class SheetOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     guides: bool = False  # trim, bleed and safe lines over every face (render.facestyle)
     ink_saver: bool = False  # marked backgrounds white, frames thin (render.facestyle)
+
+
+class PrintSettings(Protocol):
+    """What the rulebook's how-to-print page needs of a build's options (`BuildOptions` has these fields)."""
+
+    @property
+    def bleed(self) -> float: ...
+    @property
+    def duplex(self) -> str: ...
+    @property
+    def crop_marks(self) -> bool: ...
+    @property
+    def cut_lines(self) -> bool: ...
+    @property
+    def back_offset(self) -> tuple[float, float]: ...
+    @property
+    def booklet(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PrintChoices:
+    """The documented defaults of how things are printed; the build's options take theirs from here."""
+
+    bleed: float = 3.0
+    duplex: str = "long"
+    crop_marks: bool = True
+    cut_lines: bool = False
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    booklet: bool = False

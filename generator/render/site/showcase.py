@@ -25,12 +25,10 @@ from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from generator.model import Component, Game
 from generator.render.base.fonts import FONT_DIR
-from generator.render.base.outputs import FileKind, OutputFile
-from generator.render.build import printable
+from generator.render.base.outputs import FaceStore, FileKind, OutputFile
 from generator.render.faces.layout import back_layout
 
 if TYPE_CHECKING:
-    from generator.render.cache import BuildCache
     from generator.render.exports.raster import Workers
     from generator.render.faces.renderer import FaceRenderer
 
@@ -55,10 +53,10 @@ class Piece:
 
 def showcased(game: Game) -> list[Component]:
     """The components a showcase shows: printable ones (cards, tiles, tokens) with items."""
-    return [c for c in game.components if printable(c) and c.items]
+    return [c for c in game.components if c.printable and c.items]
 
 
-def draw_showcase(faces: FaceRenderer, game: Game, workers: Workers, cache: BuildCache | None,
+def draw_showcase(faces: FaceRenderer, game: Game, workers: Workers, cache: FaceStore | None,
                   settings: ShowcaseSettings) -> list[OutputFile]:
     """The game's three showcase images (none for a game without printable components)."""
     from generator.render.exports.raster import rasterize

@@ -31,9 +31,12 @@ import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from generator.build.cache import BuildCache, JobRecord
+from generator.digests import code_digest, digest
 from generator.errors import DataError, PnpError, UsageError
 from generator.model import Component, Game
 from generator.project import Project, write_atomic
@@ -41,11 +44,9 @@ from generator.readgate import ReadGate
 from generator.render.base.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.base.outputs import FileRecord, OutputFile
 from generator.render.base.units import PAPERS, paper
-from generator.render.cache import BuildCache, JobRecord, code_digest, digest
 from generator.render.exports.registry import EXPORTERS, SHEETS, Exporter, ExportInput, preset_exporter
 from generator.render.sheets.options import DUPLEX_MODES
 
-PRINTABLE_KINDS = ("card", "tile", "token")
 DOCUMENTS = "documents"  # the exporter name of document jobs (rulebooks, sheets, boards)
 BOOKLET = "booklet"  # ... and of the booklets, which only --booklet asks for
 SHOWCASE = "showcase"  # ... and of the showcase images, which only --showcase asks for
@@ -214,18 +215,13 @@ class Summary:
                 + (f"; component sheets to print: {papers}" if papers else ""))
 
 
-def printable(component: Component) -> bool:
-    """Components this pipeline draws (sheets and boards are documents)."""
-    return component.kind in PRINTABLE_KINDS
-
-
 def asked(game: Game, options: BuildOptions) -> list[Component]:
     """The components `--only` names (every one without it), printable or not."""
     return [c for c in game.components if not options.only or c.id in options.only]
 
 
 def selected(game: Game, options: BuildOptions) -> list[Component]:
-    return [c for c in asked(game, options) if printable(c)]
+    return [c for c in asked(game, options) if c.printable]
 
 
 def card_jobs(game: Game, project: Project, options: BuildOptions, workers: object,
@@ -330,16 +326,37 @@ def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces:
 
 
 def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[Job]:
-    """The game's documents (`generator.render.documents`), with their static keys."""
-    from generator.render.base.modelreads import skeleton_digest
-    from generator.render.documents import document_jobs as provide
+    """The game's documents (`generator.render.documents.document_specs`) as jobs, for each paper in
+    `options.papers`, with their static keys.
 
-    jobs = provide(game, project, options)
+    Each job renders from a watched copy of the game, so its record holds the item fields it read
+    (`generator.render.base.modelreads`)."""
+    from generator.render.base.modelreads import skeleton_digest, watched
+    from generator.render.documents import DocumentSpec, document_specs
+    from generator.render.documents.lines import paragraph_lines
+    from generator.render.documents.parses import template_parses
+
+    lines = paragraph_lines(project)
+
+    def produce(spec: DocumentSpec, paper: str, reads: FieldReads) -> list[OutputFile]:
+        seen = watched(game, reads)
+        if spec.subject == "rules":
+            lines.drew(game.id, paper)
+        with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
+            return spec.produce(seen)
+
+    folder = project.output_dir / game.id
     skeleton = skeleton_digest(game)
-    for job in jobs:
-        printing = options_key(options) if job.subject == "rules" else ""  # the rules' "How to print" page
-        job.key = job.key or digest("document", code_digest(), job.label, job.paper, skeleton, printing)
-        job.cost = job.cost or estimated_cost(DOCUMENTS if job.subject != "rules" else "rules", 0)
+    jobs = []
+    for sheet in lines.first_papers(game.id, tuple(options.papers)):  # a forked worker takes the first rulebook
+        for spec in document_specs(game, project, sheet, options.booklet, options):
+            reads = FieldReads()
+            printing = options_key(options) if spec.subject == "rules" else ""  # the rules' "How to print" page
+            jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, sheet, reads),
+                            exporter=spec.exporter, paper=sheet, subject=spec.subject,
+                            pure=True, facts=reads, model=game,  # bytes out, nothing else touched
+                            key=digest("document", code_digest(), spec.label, sheet, skeleton, printing),
+                            cost=estimated_cost(DOCUMENTS if spec.subject != "rules" else "rules", 0)))
     return jobs
 
 
@@ -587,7 +604,7 @@ def _write_files(job: Job, files: list[OutputFile], out_root: Path,
                  stamps: dict[str, dict[str, Any]] | None = None) -> list[str]:
     """Write a job's (or part's) files atomically inside output/; the names whose bytes changed. With `stamps`,
     each file's manifest stamp is taken as it is written (so nobody reads it back to hash it)."""
-    from generator.render.cache import stamp
+    from generator.build.cache import stamp
 
     written = []
     folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file

@@ -30,12 +30,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.engine.registry import REGISTRY, Registry
-from generator.errors import DataError, Refused, UsageError
-from generator.model import Game
-from generator.project import Project, clean_temporaries
-from generator.readgate import ReadGate, ReadSet
-from generator.render.build import (
+from generator.build.cache import BuildCache
+from generator.build.plan import (
     BuildOptions,
     HandBack,
     Job,
@@ -49,7 +45,12 @@ from generator.render.build import (
     run,
     start,
 )
-from generator.render.cache import BuildCache, code_digest, digest
+from generator.digests import code_digest, digest
+from generator.engine.registry import REGISTRY, Registry
+from generator.errors import DataError, Refused, UsageError
+from generator.model import Game
+from generator.project import Project, clean_temporaries
+from generator.readgate import ReadGate, ReadSet
 from generator.render.exports.registry import PREVIEW
 
 Progress = Callable[[list[Job]], Callable[[Job], None]]  # given the jobs that will run, returns "one is done"
@@ -328,7 +329,7 @@ class BuildSession:
         them (`kept_for_gallery`): the manifest also keeps jobs of other papers and exports (an earlier
         `--png` or `--paper letter` build), whose files it leaves alone but which may no longer match the
         data; the gallery must not link them, nor the summary count them."""
-        from generator.render.build import kept_for_gallery
+        from generator.build.plan import kept_for_gallery
         from generator.render.site.gallery import collect
 
         jobs = {job.label: cache.jobs[job.label] for job in planned if job.label in cache.jobs}
