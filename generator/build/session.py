@@ -31,20 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.build.cache import BuildCache
-from generator.build.plan import (
-    BuildOptions,
-    HandBack,
-    Job,
-    JobOutcome,
-    Started,
-    Summary,
-    options_key,
-    plan,
-    remove_obsolete,
-    remove_vanished_games,
-    run,
-    start,
-)
+from generator.build.jobs import HandBack, Job, JobOutcome, Summary
+from generator.build.options import BuildOptions, options_key
+from generator.build.plan import plan
+from generator.build.run import Started, remove_obsolete, remove_vanished_games, run, start
 from generator.digests import code_digest, digest
 from generator.engine.registry import REGISTRY, Registry
 from generator.errors import DataError, Refused, UsageError

@@ -223,7 +223,7 @@ def options_from_cli(values: dict[str, Any], jobs: int, only: tuple[str, ...] = 
     """
     import dataclasses
 
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.render.base.units import paper_names
 
     given = dict(values)

@@ -32,7 +32,7 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     shows on top of the page until it is fixed. Click a face to see it large
     with its bleed, trim and safe lines. Ctrl-C stops.
     """
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.cli.server import BuildState, PreviewServer
     from generator.cli.watch import watch_and_build
     from generator.render.base.units import paper_names

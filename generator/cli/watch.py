@@ -41,7 +41,7 @@ class CardClock:
         self.cards_done, self.document_labels = None, set()
 
     def progress(self, jobs: list[Any]) -> Callable[[Any], None]:
-        from generator.build.plan import BOOKLET, DOCUMENTS, SHOWCASE  # not at import: `pnp --help` stays quick
+        from generator.build.options import BOOKLET, DOCUMENTS, SHOWCASE  # not at import: `pnp --help` stays quick
 
         documents = (DOCUMENTS, BOOKLET, SHOWCASE)
         cards = {id(job) for job in jobs if getattr(job, "exporter", documents[0]) not in documents}

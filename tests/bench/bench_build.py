@@ -45,7 +45,9 @@ t = time.process_time()
 from pathlib import Path
 from generator.project import Project
 from generator.load import load_games
-from generator.build.plan import BuildOptions, card_jobs, document_jobs, run
+from generator.build.options import BuildOptions
+from generator.build.plan import card_jobs, document_jobs
+from generator.build.run import run
 from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1]); options = BuildOptions()
 games = load_games(project)
@@ -76,7 +78,9 @@ TIMELINE = """
 import functools, os, sys, time
 launched = time.monotonic()  # the interpreter is up; what follows (imports) is part of the build's serial start
 import generator.build.session as pipeline
-import generator.build.plan as build
+import generator.build.forked as forked
+import generator.build.jobs as jobs
+import generator.build.run as run
 import generator.render.exports.raster as raster
 log = sys.argv[1]
 def traced(run, name):
@@ -89,7 +93,9 @@ def traced(run, name):
             with open(log, "a") as out:
                 out.write(f"{os.getpid()}\t{wall}\t{time.monotonic()}\t{time.process_time() - cpu}\t{name(args)}\\n")
     return wrapper
-build.execute = traced(build.execute, lambda args: args[0].label)
+# our own functions, wrapped where they are called (this script's process only): run.py and forked.py each call execute
+run.execute = traced(jobs.execute, lambda args: args[0].label)
+forked.execute = run.execute
 pipeline.BuildSession._validate = traced(pipeline.BuildSession._validate, lambda args: f"validate {args[1]}")
 raster._draw_and_render = traced(raster._draw_and_render, lambda args: f"  rasterize {len(args[0])} faces")
 import generator.build.cache as cache
@@ -99,11 +105,10 @@ pipeline.BuildSession._plan_early = traced(pipeline.BuildSession._plan_early, la
 pipeline.BuildSession._record_game = traced(pipeline.BuildSession._record_game, lambda args: f"(record {args[1].id})")
 pipeline.BuildSession._gallery = traced(pipeline.BuildSession._gallery, lambda args: "(gallery)")
 cache.BuildCache.save = traced(cache.BuildCache.save, lambda args: "(save the manifest)")
-if hasattr(build, "_write_files"):  # (so the script also times older code, for a before/after)
-    build._write_files = traced(build._write_files, lambda args: f"(write {args[0].label})")
-    build._store_faces = traced(build._store_faces, lambda args: f"(cache {len(args[0].faces) + len(args[0].face_sums)} faces)")
-build.ForkedJobs._collect = traced(build.ForkedJobs._collect, lambda args: "(receive)")
-_serve = build._serve
+jobs.write_files = run.write_files = traced(jobs.write_files, lambda args: f"(write {args[0].label})")
+run._store_faces = traced(run._store_faces, lambda args: f"(cache {len(args[0].faces) + len(args[0].face_sums)} faces)")
+forked.ForkedJobs._collect = traced(forked.ForkedJobs._collect, lambda args: "(receive)")
+_serve = forked._serve
 def serve_and_report(*args, **kwargs):  # a forked worker's whole CPU, and the main process's CPU when it forked
     try:
         return _serve(*args, **kwargs)
@@ -111,14 +116,14 @@ def serve_and_report(*args, **kwargs):  # a forked worker's whole CPU, and the m
         times = os.times()
         with open(log, "a") as out:
             out.write(f"{os.getpid()}\t{time.monotonic()}\t{time.monotonic()}\t{times.user + times.system}\tTHE WORKER\\n")
-build._serve = serve_and_report
-_init = build.ForkedJobs.__init__
+forked._serve = serve_and_report
+_init = forked.ForkedJobs.__init__
 def init_and_report(self, *args, **kwargs):
     times = os.times()
     with open(log, "a") as out:
         out.write(f"{os.getpid()}\t{time.monotonic()}\t{time.monotonic()}\t{times.user + times.system}\tFORK\\n")
     return _init(self, *args, **kwargs)
-build.ForkedJobs.__init__ = init_and_report
+forked.ForkedJobs.__init__ = init_and_report
 from generator.cli import main
 start = time.monotonic()
 with open(log, "a") as out:

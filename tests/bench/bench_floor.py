@@ -104,7 +104,9 @@ import json, sys, time
 from generator.project import Project
 from generator.load import load_games
 from generator.readgate import ReadGate
-from generator.build.plan import BuildOptions, card_jobs, run
+from generator.build.options import BuildOptions
+from generator.build.plan import card_jobs
+from generator.build.run import run
 from generator.render.exports.raster import Workers
 project = Project.at(sys.argv[1])
 project = project.with_gate(ReadGate(project.root, per_build=True))  # as a build session reads
@@ -130,7 +132,7 @@ def cold_build(table: Table, root: Path, repeat: int) -> None:
 
 
 def watch_edit(table: Table, root: Path, repeat: int) -> None:
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import BuildSession
     from generator.project import Project
     from generator.render.exports.registry import PREVIEW, SHEETS

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from generator.build.plan import BuildOptions  # noqa: E402
+from generator.build.options import BuildOptions  # noqa: E402
 from generator.build.session import build  # noqa: E402
 from generator.project import Project  # noqa: E402
 

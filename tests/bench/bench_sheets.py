@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.print_plan import print_plan

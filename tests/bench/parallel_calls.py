@@ -25,16 +25,16 @@ ROOT = Path(__file__).resolve().parents[2]
 # one build with every process profiled: argv = out prefix, then `pnp` arguments
 PROFILED = """
 import cProfile, os, sys
-import generator.build.plan as build
+import generator.build.forked as forked
 out = sys.argv[1]
-serve = build._serve
+serve = forked._serve
 def profiled_serve(*args, **kwargs):
     profile = cProfile.Profile()
     try:
         return profile.runcall(serve, *args, **kwargs)
     finally:
         profile.dump_stats(f"{out}-worker-{os.getpid()}.prof")
-build._serve = profiled_serve
+forked._serve = profiled_serve
 from generator.cli import main
 profile = cProfile.Profile()
 try:

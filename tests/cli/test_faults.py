@@ -219,7 +219,7 @@ def test_a_stopped_build_removes_what_its_stopped_workers_left(small: Path) -> N
     build removes on its way out (`pnp watch` and `pnp serve` end there), not the next build."""
     import pytest
 
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import BuildSession
     from generator.project import Project
 

@@ -106,7 +106,7 @@ def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp
 def test_the_page_keeps_following_a_server_that_restarts(tmp_path: Path) -> None:
     """`pnp serve` stopped and started again (to change --paper, say): an open page waits for it and reloads on
     its next build, where one failed request used to end its polling for good."""
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import build
 
     project = copy_sources(tmp_path / "project")

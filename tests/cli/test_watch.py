@@ -10,7 +10,7 @@ import threading
 import time
 from typing import ClassVar
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.cli.watch import watch_loop
 from generator.project import Project
@@ -174,7 +174,7 @@ class _RecordingSession:
     def build(self, game_ids, options, **kw):
         from types import SimpleNamespace
 
-        from generator.build.plan import Summary
+        from generator.build.jobs import Summary
 
         self.seen.append(options)
         return SimpleNamespace(summary=Summary(), changed_during_build=[], gallery_written=False,

@@ -130,7 +130,10 @@ def test_rulebook_follows_changed_trick_count(copy_project):
 
 
 def test_document_jobs_plug_into_the_build(copy_project):
-    from generator.build.plan import BuildOptions, Summary, document_jobs, run
+    from generator.build.jobs import Summary
+    from generator.build.options import BuildOptions
+    from generator.build.plan import document_jobs
+    from generator.build.run import run
 
     game = load_game(copy_project, "pirate-tricks")
     jobs = document_jobs(game, copy_project, BuildOptions(papers=("letter",)))

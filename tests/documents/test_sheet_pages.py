@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.render.documents.print_plan import SIDES, print_plan
 from generator.render.documents.sheets import draw_sheet, lay_out_sheet, sheet_name, sheet_pdf, sheet_templates
 from tests.documents.helpers import reader

@@ -7,7 +7,7 @@ import re
 import pytest
 from reportlab.lib.units import mm
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.load import load_game
 from generator.render.documents.boards import board_components, board_pdf, plan
 from generator.render.documents.print_plan import print_plan

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import BuildSession
 from generator.project import Project
 from generator.render.base.modelreads import FieldReads, watched

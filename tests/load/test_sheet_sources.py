@@ -328,7 +328,7 @@ def test_any_text_number_and_flag_survives_export_and_reading(values: list[tuple
 
 def test_editing_the_sheet_rebuilds_what_it_feeds_exactly_as_a_clean_build(tmp_path: Path) -> None:
     """The sheet is a recorded input of the build: an edited cell redraws, and the result equals a clean build."""
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import build
 
     project = copy_sources(tmp_path)

@@ -40,7 +40,7 @@ def fresh_project(tmp_path: Path) -> Project:
 @pytest.fixture(scope="session")
 def all_games_built(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """All four games built once with the default options (sheets on every paper, no previews), shared."""
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import build
     from generator.render.exports.registry import SHEETS
     from tests.helpers import copy_sources

@@ -122,7 +122,7 @@ def test_valid_deck_builds_without_force(fresh_project) -> None:
 
 
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
-    from generator.build.plan import Job
+    from generator.build.jobs import Job
     from generator.render.base.outputs import FileKind, OutputFile
 
     def fake_jobs(game, project, options):
@@ -146,7 +146,7 @@ def test_sheet_file_names_say_how_to_print_them(fresh_project, duplex, ending) -
 
 
 def test_the_summary_line_names_papers_in_the_registry_order_whichever_came_first() -> None:
-    from generator.build.plan import Summary
+    from generator.build.jobs import Summary
 
     line = Summary(sheets={"letter": 38, "a4": 37}).line()  # a reused game's jobs may list Letter first
     assert line.endswith("component sheets to print: 37 on a4, 38 on letter")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from generator.build.plan import BuildOptions, options_key
+from generator.build.options import BuildOptions, options_key
 from generator.build.session import BuildSession, build
 from generator.errors import DataError, Refused
 from generator.project import Project

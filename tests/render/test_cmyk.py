@@ -9,7 +9,7 @@ import pikepdf
 import pytest
 from render_pdf import MM
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.print_plan import print_plan

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.project import Project
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.render.base.units import PAPERS
 from generator.render.exports.registry import SHEETS

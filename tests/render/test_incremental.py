@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.project import Project
 from tests.helpers import copy_sources, edit

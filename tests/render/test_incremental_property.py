@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from generator.build import session as pipeline
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.engine.registry import REGISTRY
 from generator.project import Project
 

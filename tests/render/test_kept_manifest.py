@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from generator.build.cache import MANIFEST, BuildCache
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import BuildSession, build
 from generator.project import Project
 from tests.render.conftest import make_project

@@ -195,7 +195,7 @@ def test_cut_lines_option_draws_each_blocks_cuts_on_the_mixed_sheet(project) -> 
 
 
 def test_only_one_piece_still_builds_the_whole_mixed_sheet(project_copy) -> None:
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.build.session import build
 
     build(project_copy, ["pirate-tricks"], BuildOptions(papers=("a4",), only=("go-first",), exports=("sheets",)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.errors import DataError, Refused
 from generator.render.base.outputs import FileKind, OutputFile
@@ -36,7 +36,8 @@ def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> Non
 
 
 def test_workers_take_the_longest_jobs_first(tmp_path: Path) -> None:
-    from generator.build.plan import longest_first, plan
+    from generator.build.forked import longest_first
+    from generator.build.plan import plan
     from generator.load import load_game
     from generator.render.exports.raster import Workers
 
@@ -63,7 +64,8 @@ def _fails() -> list[OutputFile]:
 
 
 def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_path: Path) -> None:
-    from generator.build.plan import Job, run
+    from generator.build.jobs import Job
+    from generator.build.run import run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -81,7 +83,8 @@ def test_results_come_back_in_job_order_and_a_worker_error_is_raised_as_is(tmp_p
 
 def test_a_job_never_writes_outside_the_output_folder(tmp_path: Path) -> None:
     """Plain names are checked once per job folder; names with folders (`..`, a linked folder) one by one."""
-    from generator.build.plan import Job, run
+    from generator.build.jobs import Job
+    from generator.build.run import run
     from generator.errors import UsageError
 
     project = copy_sources(tmp_path)
@@ -138,7 +141,8 @@ def test_this_process_takes_jobs_while_the_worker_is_busy(tmp_path: Path) -> Non
     other, so they finish only when both processes run one."""
     import os
 
-    from generator.build.plan import Job, run
+    from generator.build.jobs import Job
+    from generator.build.run import run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -172,7 +176,9 @@ def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: P
     process is free next (the longest left), not after the short campaign log behind it. The first
     rulebook waits until the second has started, so one process is busy with it meanwhile; the log
     notes whether the second rulebook had started when it began."""
-    from generator.build.plan import DOCUMENTS, Job, run
+    from generator.build.jobs import Job
+    from generator.build.options import DOCUMENTS
+    from generator.build.run import run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -258,7 +264,7 @@ def test_processes_sharing_the_job_counter_never_take_the_same_job() -> None:
     and this one take positions until none is left; each position is taken exactly once."""
     import os
 
-    from generator.build.plan import END, FRONT, Shared
+    from generator.build.forked import END, FRONT, Shared
 
     total = 3000
     shared = Shared(0, total, 0)
@@ -298,7 +304,8 @@ def test_a_forked_worker_hands_back_what_it_learned_with_each_result(tmp_path: P
     so each process runs one."""
     import os
 
-    from generator.build.plan import HandBack, Job, run, start
+    from generator.build.jobs import HandBack, Job
+    from generator.build.run import run, start
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"
@@ -345,7 +352,8 @@ def test_workers_that_ran_out_of_jobs_end_by_themselves_and_are_reaped(tmp_path:
     import multiprocessing
     import time
 
-    from generator.build.plan import Job, run
+    from generator.build.jobs import Job
+    from generator.build.run import run
 
     project = copy_sources(tmp_path)
     folder = project.output_dir / "demo"

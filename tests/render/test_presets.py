@@ -267,7 +267,7 @@ def test_fit_scale_covers_the_service_trim_and_pad_keeps_true_size(all_hands) ->
 
 def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
     """The styles are for checking and home printing: a preset's exporter receives the preset and nothing else."""
-    from generator.build.plan import BuildOptions
+    from generator.build.options import BuildOptions
     from generator.render.exports.registry import preset_exporter
     from generator.render.exports.service import PresetSettings
 

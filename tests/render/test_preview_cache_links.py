@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from generator.build.cache import BuildCache
-from generator.build.plan import BuildOptions
+from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.render.exports.registry import PREVIEW
 from tests.bench.scaled import scale_deck
