@@ -45,6 +45,22 @@ FORMAT = 2
 
 
 @dataclass(frozen=True)
+class FileStamp:
+    """What vouches for a written file: its size, modification time and the digest of its bytes."""
+
+    size: int
+    mtime: int
+    sha256: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"size": self.size, "mtime": self.mtime, "sha256": self.sha256}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FileStamp:
+        return cls(int(data["size"]), int(data["mtime"]), str(data["sha256"]))
+
+
+@dataclass(frozen=True)
 class JobRecord:
     """What the manifest keeps of one job run (see the module doc)."""
 
@@ -56,16 +72,16 @@ class JobRecord:
     folder: str  # relative to output/
     inputs: Mapping[str, str]
     facts: Mapping[str, str]
-    files: tuple[tuple[FileRecord, dict[str, Any]], ...]  # record, {size, mtime, sha256}
+    files: tuple[tuple[FileRecord, FileStamp], ...]
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "game": self.game, "exporter": self.exporter, "paper": self.paper,
                 "subject": self.subject, "folder": self.folder, "inputs": dict(self.inputs),
-                "facts": dict(self.facts), "files": [{**r.to_json(), **stamp} for r, stamp in self.files]}
+                "facts": dict(self.facts), "files": [{**r.to_json(), **stamp.to_json()} for r, stamp in self.files]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> JobRecord:
-        files = tuple((FileRecord.from_json(f), {k: f[k] for k in ("size", "mtime", "sha256")}) for f in data["files"])
+        files = tuple((FileRecord.from_json(f), FileStamp.from_json(f)) for f in data["files"])
         return cls(str(data["key"]), str(data["game"]), str(data["exporter"]), str(data["paper"]),
                    str(data["subject"]), str(data["folder"]), dict(data["inputs"]), dict(data["facts"]), files)
 
@@ -79,6 +95,87 @@ class JobRecord:
         return _dumps(self.to_json())
 
 
+@dataclass(frozen=True)
+class ValidationRecord:
+    """A game's last validation that may be reused: the code and inputs it read, and its verdict."""
+
+    code: str
+    inputs: Mapping[str, str]
+    valid: bool | None
+    failures: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "inputs": dict(self.inputs), "valid": self.valid, "failures": list(self.failures)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ValidationRecord:
+        valid = data["valid"]
+        return cls(str(data["code"]), dict(data["inputs"]), None if valid is None else bool(valid),
+                   tuple(str(f) for f in data["failures"]))
+
+
+@dataclass(frozen=True)
+class GameBuildRecord:
+    """A game's last whole build: with the same options and code, and every input unchanged, it is reused."""
+
+    options: str  # the options key (`options.options_key`)
+    code: str
+    inputs: Mapping[str, str]
+    jobs: tuple[str, ...]  # the labels of its jobs
+    gallery: Mapping[str, Any]  # its gallery entry (`render.site.gallery.GalleryGame.to_json`), as JSON
+
+    def to_json(self) -> dict[str, Any]:
+        return {"options": self.options, "code": self.code, "inputs": dict(self.inputs), "jobs": list(self.jobs),
+                "gallery": self.gallery}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameBuildRecord:
+        return cls(str(data["options"]), str(data["code"]), dict(data["inputs"]), tuple(data["jobs"]),
+                   dict(data["gallery"]))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What the manifest keeps of one game: its last build, its last validation and each component side's
+    layout and preflight checks (`validate.SideChecks`, JSON by the checks' own encoding)."""
+
+    build: GameBuildRecord | None = None
+    validation: ValidationRecord | None = None
+    sides: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        if self.build is not None:
+            data["build"] = self.build.to_json()
+        if self.validation is not None:
+            data["validation"] = self.validation.to_json()
+        if self.sides is not None:
+            data["sides"] = self.sides
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
+        build, validation, sides = data.get("build"), data.get("validation"), data.get("sides")
+        return cls(GameBuildRecord.from_json(build) if build else None,
+                   ValidationRecord.from_json(validation) if validation else None,
+                   dict(sides) if sides is not None else None)
+
+
+@dataclass(frozen=True)
+class GalleryRecord:
+    """The gallery page's last writing: the key of everything it shows, and the files it read."""
+
+    key: str
+    inputs: Mapping[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "inputs": dict(self.inputs)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GalleryRecord:
+        return cls(str(data["key"]), dict(data["inputs"]))
+
+
 @dataclass
 class BuildCache:
     """The manifest of jobs, games and faces under output/.cache; `save()` writes it atomically."""
@@ -87,8 +184,8 @@ class BuildCache:
     output: Path
     jobs: dict[str, JobRecord] = field(default_factory=dict)
     faces: dict[str, str] = field(default_factory=dict)  # face key -> sha256 of the entry's bytes
-    games: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> see pipeline.GameRecord
-    extra: dict[str, Any] = field(default_factory=dict)  # other keyed outputs (the gallery)
+    games: dict[str, GameRecord] = field(default_factory=dict)
+    gallery: GalleryRecord | None = None
     faces_drawn: int = 0
     dropped: str = ""
     _as_read: dict[str, Any] = field(default_factory=dict, repr=False)  # the manifest as opened
@@ -118,19 +215,20 @@ class BuildCache:
                 raise ValueError("old format")
             cache.jobs = {label: JobRecord.from_json(entry) for label, entry in data["jobs"].items()}
             cache.faces = dict(data["faces"])
-            cache.games = {game: dict(record) for game, record in data["games"].items()}  # not `_as_read`'s
-            cache.extra = dict(data["extra"])
+            cache.games = {game: GameRecord.from_json(record) for game, record in data["games"].items()}
+            gallery = data["extra"].get("gallery")
+            cache.gallery = GalleryRecord.from_json(gallery) if gallery else None
             cache._as_read = data
             cache._on_disk = stamp_read
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             cache.dropped = "the build cache was unreadable and has been rebuilt"
-            cache.jobs, cache.faces, cache.games, cache.extra = {}, {}, {}, {}
+            cache.jobs, cache.faces, cache.games, cache.gallery = {}, {}, {}, None
         return cache
 
     def save(self) -> None:
         if self._written is None:  # as read from the file: compared as read
             data = {"format": FORMAT, "jobs": {label: job.to_json() for label, job in self.jobs.items()},
-                    "faces": self.faces, "games": self.games, "extra": self.extra}
+                    "faces": self.faces, "games": self._games_json(), "extra": self._extra_json()}
             if data == self._as_read:
                 return  # a build that changed nothing leaves the manifest alone (and saves encoding it)
             encoded = _dumps(data).encode()  # the same bytes as `encoded()`, from the records just made
@@ -148,8 +246,19 @@ class BuildCache:
         one-card edit in `pnp watch` more than a tenth of a second on a large manifest); each job's part
         is its record's own (`JobRecord.encoded`)."""
         jobs = ",".join(f"{_dumps(label)}:{self.jobs[label].encoded}" for label in sorted(self.jobs))
-        return (f'{{"extra":{_dumps(self.extra)},"faces":{_dumps(self.faces)},"format":{_dumps(FORMAT)},'
-                f'"games":{_dumps(self.games)},"jobs":{{{jobs}}}}}').encode()
+        return (f'{{"extra":{_dumps(self._extra_json())},"faces":{_dumps(self.faces)},"format":{_dumps(FORMAT)},'
+                f'"games":{_dumps(self._games_json())},"jobs":{{{jobs}}}}}').encode()
+
+    def _games_json(self) -> dict[str, Any]:
+        return {game: record.to_json() for game, record in self.games.items()}
+
+    def _extra_json(self) -> dict[str, Any]:
+        """The manifest's `extra` part: outputs keyed apart from games (the gallery page)."""
+        return {"gallery": self.gallery.to_json()} if self.gallery is not None else {}
+
+    def game(self, game_id: str) -> GameRecord:
+        """The game's record (an empty one for a game never built)."""
+        return self.games.get(game_id) or GameRecord()
 
     def _again(self) -> BuildCache:
         """This manifest for the session's next build, its values as reading the file would give them (the
@@ -158,8 +267,8 @@ class BuildCache:
         if self._written is None:  # its last build changed nothing: the file is what it read
             self._written = _dumps(self._as_read).encode("utf-8")
             self._as_read = {}
-        self.games = json.loads(json.dumps(self.games))
-        self.extra = json.loads(json.dumps(self.extra))
+        self.games = {game: GameRecord.from_json(json.loads(_dumps(record.to_json())))
+                      for game, record in self.games.items()}
         self.faces_drawn, self.dropped = 0, ""
         return self
 
@@ -181,7 +290,7 @@ class BuildCache:
 
     def record(self, label: str, key: str, folder: Path, files: Iterable[FileRecord], *, game: str,
                exporter: str, paper: str, subject: str, inputs: Mapping[str, str],
-               facts: Mapping[str, str], stamps: Mapping[str, Mapping[str, Any]] | None = None) -> JobRecord | None:
+               facts: Mapping[str, str], stamps: Mapping[str, FileStamp] | None = None) -> JobRecord | None:
         """Remember a job that just wrote `files` into `folder` (nothing is kept for a job without a key).
 
         `stamps` (`stamp`, by file name) are those its writer took as it wrote them; other files are read back."""
@@ -192,7 +301,7 @@ class BuildCache:
         for record in files:
             path = folder / record.name
             known = stamps.get(record.name) if stamps else None
-            stamped.append((record, dict(known) if known is not None else stamp(path, path.read_bytes())))
+            stamped.append((record, known if known is not None else stamp(path, path.read_bytes())))
         entry = JobRecord(key, game, exporter, paper, subject, folder.relative_to(self.output).as_posix(),
                           dict(inputs), dict(facts), tuple(stamped))
         self.jobs[label] = entry
@@ -261,27 +370,27 @@ def _file_stamp(path: Path) -> tuple[int, int, int, int] | None:
     return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino
 
 
-def stamp(path: Path, data: bytes) -> dict[str, Any]:
+def stamp(path: Path, data: bytes) -> FileStamp:
     """What the manifest keeps of a file just written with `data`: its size, modification time and digest."""
     info = path.stat()
-    return {"size": info.st_size, "mtime": info.st_mtime_ns, "sha256": _sha(data)}
+    return FileStamp(info.st_size, info.st_mtime_ns, _sha(data))
 
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _intact(path: str, stamp: Mapping[str, Any]) -> bool:
+def _intact(path: str, stamp: FileStamp) -> bool:
     try:
         info = os.stat(path)
     except OSError:
         return False
-    if info.st_size != stamp["size"]:
+    if info.st_size != stamp.size:
         return False
-    if info.st_mtime_ns == stamp["mtime"]:
+    if info.st_mtime_ns == stamp.mtime:
         return True
     try:
         with open(path, "rb") as file:
-            return _sha(file.read()) == stamp["sha256"]
+            return _sha(file.read()) == stamp.sha256
     except OSError:
         return False

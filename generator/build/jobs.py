@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.build.cache import FileStamp, stamp
 from generator.errors import UsageError
 from generator.model import Game
 from generator.project import write_atomic
@@ -61,7 +62,7 @@ class JobResult:
     # faces it stored in the build cache's folder (key -> sha256), which this process only registers
     written: list[str] | None = None
     face_sums: dict[str, str] = field(default_factory=dict)
-    stamps: dict[str, dict[str, Any]] = field(default_factory=dict)  # the written files' `cache.stamp`s, by name
+    stamps: dict[str, FileStamp] = field(default_factory=dict)  # the written files' `cache.stamp`s, by name
     kept: Any = None  # from a forked worker: what its run adds to the session's kept state (`HandBack`)
 
 
@@ -141,7 +142,7 @@ def written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
     """In a forked worker whose games have all validated: write the result's files and store its faces here,
     and send back only what they were (names, kinds, digests), so the parent is not the one process that
     writes every file of a build."""
-    stamps: dict[str, dict[str, Any]] = {}
+    stamps: dict[str, FileStamp] = {}
     written = write_files(job, result.files, out_root, stamps)
     sums = job.sink.store(job.folder, result.files) if job.sink is not None else {}  # (faces linked to those files)
     files = [dataclasses.replace(output, data=b"") for output in result.files]
@@ -149,10 +150,9 @@ def written_here(job: Job, result: JobResult, out_root: Path) -> JobResult:
 
 
 def write_files(job: Job, files: list[OutputFile], out_root: Path,
-                 stamps: dict[str, dict[str, Any]] | None = None) -> list[str]:
+                 stamps: dict[str, FileStamp] | None = None) -> list[str]:
     """Write a job's (or part's) files atomically inside output/; the names whose bytes changed. With `stamps`,
     each file's manifest stamp is taken as it is written (so nobody reads it back to hash it)."""
-    from generator.build.cache import stamp
 
     written = []
     folder_inside = job.folder.resolve().is_relative_to(out_root)  # once per job, not once per file

@@ -26,11 +26,12 @@ names such inputs at once (`pnp watch` rebuilds again right away).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.build.cache import BuildCache
+from generator.build.cache import BuildCache, GalleryRecord, GameBuildRecord, ValidationRecord
 from generator.build.jobs import HandBack, Job, JobOutcome, Summary
 from generator.build.options import BuildOptions, options_key
 from generator.build.plan import plan
@@ -42,6 +43,7 @@ from generator.model import Game
 from generator.project import Project, clean_temporaries
 from generator.readgate import ReadGate, ReadSet
 from generator.render.exports.registry import PREVIEW
+from generator.speed import speedups
 
 Progress = Callable[[list[Job]], Callable[[Job], None]]  # given the jobs that will run, returns "one is done"
 
@@ -153,7 +155,8 @@ class BuildSession:
         self.registry.require(self.project, ids)  # a game folder without its engine fails here, loudly
         clean_temporaries(self.project.output_dir)  # what a killed build left behind
         self.gate.next_generation()
-        cache = BuildCache.open(self.project, clean=clean, kept=self._cache)  # a watch's manifest stays in memory
+        kept = self._cache if speedups().memos else None  # a watch's manifest stays in memory (generator.speed)
+        cache = BuildCache.open(self.project, clean=clean, kept=kept)
         self._cache = None
         result = BuildResult(warnings=[cache.dropped] if cache.dropped else [])
         try:
@@ -185,39 +188,38 @@ class BuildSession:
 
     def _reuse(self, game_id: str, options: BuildOptions, cache: BuildCache) -> GameOutcome | None:
         """The game's outcome from the manifest when nothing it depends on changed; None otherwise."""
-        record = cache.games.get(game_id, {})
-        built = record.get("build")
-        if options.only or not built or built.get("options") != options_key(options):
+        record = cache.game(game_id)
+        built = record.build
+        if options.only or built is None or built.options != options_key(options) or built.code != code_digest():
             return None
-        if built.get("code") != code_digest() or "gallery" not in built:
-            return None
-        jobs = [cache.jobs.get(label) for label in built["jobs"]]
-        if any(job is None for job in jobs) or self.gate.changed(built["inputs"]):
+        jobs = [cache.jobs.get(label) for label in built.jobs]
+        if any(job is None for job in jobs) or self.gate.changed(built.inputs):
             return None
         if not all(cache.intact(job) for job in jobs if job is not None):
             return None
-        self.gate.inherit(built["inputs"])
-        validation = record.get("validation", {})
-        return GameOutcome(game_id, valid=validation.get("valid"), failures=list(validation.get("failures", [])),
+        self.gate.inherit(built.inputs)
+        validation = record.validation
+        return GameOutcome(game_id, valid=validation.valid if validation else None,
+                           failures=list(validation.failures) if validation else [],
                            jobs=[JobOutcome(game_id, label, self.project.output_dir / job.folder, False,
                                             tuple(job.records()))
-                                 for label, job in zip(built["jobs"], jobs, strict=True) if job is not None])
+                                 for label, job in zip(built.jobs, jobs, strict=True) if job is not None])
 
     def _validate(self, game_id: str, force: bool, cache: BuildCache, outcome: GameOutcome) -> None:
         """Validate unless the same inputs passed before; refuse an invalid deck unless `force`."""
         from generator.validate import SideChecks, validate_game
 
-        record = cache.games.setdefault(game_id, {})
-        known = record.get("validation")
-        if (known and known.get("code") == code_digest() and (known.get("valid") or force)
-                and not self.gate.changed(known["inputs"])):
-            self.gate.inherit(known["inputs"])
-            outcome.valid, outcome.failures = known["valid"], list(known["failures"])
+        record = cache.game(game_id)
+        known = record.validation
+        if (known is not None and known.code == code_digest() and (known.valid or force)
+                and not self.gate.changed(known.inputs)):
+            self.gate.inherit(known.inputs)
+            outcome.valid, outcome.failures = known.valid, list(known.failures)
         else:
-            sides = SideChecks(record.get("sides"))  # each component side's checks, kept by what they read
+            sides = SideChecks(record.sides)  # each component side's checks, kept by what they read
             with self.gate.recording() as reads:
                 report = validate_game(self.load(game_id), self.project, self.registry, sides, share_parses=True)
-            record["sides"] = sides.current
+            record = cache.games[game_id] = dataclasses.replace(record, sides=sides.current)
             broken = next((check for check in report.failures() if check.broken), None)
             if broken is not None and not force:  # bad data, not a bad deck: exit 2 with its file:line (with
                 raise DataError(broken.actual, broken.location)  # --force, only a job that meets it fails)
@@ -226,8 +228,8 @@ class BuildSession:
             outcome.failures = [f"{c.location}: {c.name}: expected {c.expected}, got {c.actual}" if c.location
                                 else f"{c.name}: expected {c.expected}, got {c.actual}" for c in report.failures()]
             if not outcome.failures or force:
-                record["validation"] = {"code": code_digest(), "inputs": reads.as_dict(), "valid": outcome.valid,
-                                        "failures": outcome.failures}
+                cache.games[game_id] = dataclasses.replace(record, validation=ValidationRecord(
+                    code_digest(), reads.as_dict(), outcome.valid, tuple(outcome.failures)))
         checks = f"{len(outcome.failures)} {'check' if len(outcome.failures) == 1 else 'checks'}"
         if outcome.failures and not force:
             raise Refused(f"{game_id} fails validation ({checks}; first: {outcome.failures[0]}); fix it, "
@@ -258,10 +260,11 @@ class BuildSession:
                     game = self.load(game_id)
                     early = self._plan_early(game, options, workers, cache)
                 prepared.append((game, GameOutcome(game_id, loaded=True), reads, early))
-            if options.jobs > 1:
+            forks = options.jobs if speedups().fork else 1  # forked workers are speed machinery (generator.speed)
+            if forks > 1:
                 # what the jobs import is imported once here, not again in every build's forked workers
                 started = start([job for *_, jobs in prepared for job in jobs or ()], self.project, cache,
-                                options.jobs, before_fork=_warm_up, hand_back=self._hand_back())
+                                forks, before_fork=_warm_up, hand_back=self._hand_back())
             planned: list[tuple[Game, GameOutcome, ReadSet, list[Job]]] = []
             for game, outcome, reads, early in prepared:
                 with self.gate.recording() as checked:
@@ -271,7 +274,7 @@ class BuildSession:
                 planned.append((game, outcome, reads, jobs))
             every_job = [job for *_, jobs in planned for job in jobs]
             advance = progress(every_job) if progress else None
-            ran = run(every_job, self.project, cache, advance, options.jobs, self.between_jobs, started)
+            ran = run(every_job, self.project, cache, advance, forks, self.between_jobs, started)
             started = None  # `run` closed the workers
             by_game: dict[str, list[JobOutcome]] = {}
             for job_outcome in ran:
@@ -327,12 +330,11 @@ class BuildSession:
         for record in kept.values():
             reads.merge(record.inputs)  # the gallery entry depends on them too: a next no-op build checks them
         shown = {**jobs, **kept}
-        outputs = [(self.project.output_dir / job.folder, file, stamp["sha256"])
+        outputs = [(self.project.output_dir / job.folder, file, stamp.sha256)
                    for job in shown.values() for file, stamp in job.files]
-        cache.games.setdefault(game.id, {})["build"] = {
-            "options": options_key(options), "code": code_digest(), "inputs": reads.as_dict(), "jobs": list(jobs),
-            "gallery": collect(game, self.project, outputs, options.bleed).to_json(),
-        }
+        built = GameBuildRecord(options_key(options), code_digest(), reads.as_dict(), tuple(jobs),
+                                collect(game, self.project, outputs, options.bleed).to_json())
+        cache.games[game.id] = dataclasses.replace(cache.game(game.id), build=built)
 
     # -- the gallery -----------------------------------------------------------------
 
@@ -345,23 +347,23 @@ class BuildSession:
 
         entries, shown = [], []
         for game_id in self.project.game_ids():
-            record = cache.games.get(game_id, {})
-            if "gallery" not in record.get("build", {}):
+            record = cache.game(game_id)
+            if record.build is None:
                 continue
-            validation = record.get("validation", {})
-            valid, failures = validation.get("valid"), validation.get("failures", [])
-            entry = with_simulation(GalleryGame.from_json(record["build"]["gallery"], valid, failures), self.project)
+            validation = record.validation
+            valid, failures = (validation.valid, list(validation.failures)) if validation else (None, [])
+            entry = with_simulation(GalleryGame.from_json(record.build.gallery, valid, failures), self.project)
             entries.append(entry)
-            shown.append([record["build"]["gallery"], valid, failures, entry.simulation])  # what makes the entry
+            shown.append([record.build.gallery, valid, failures, entry.simulation])  # what makes the entry
         key = digest("gallery", code_digest(), shown)  # the recorded JSON as it is: no dataclasses.asdict walk
         index = self.project.output_dir / "index.html"
-        stored = cache.extra.get("gallery", {})
-        if stored.get("key") == key and index.is_file() and not self.gate.changed(stored.get("inputs", {})):
-            self.gate.inherit(stored["inputs"])
+        stored = cache.gallery
+        if stored is not None and stored.key == key and index.is_file() and not self.gate.changed(stored.inputs):
+            self.gate.inherit(stored.inputs)
             return False
         with self.gate.recording() as reads:
             write_gallery(self.project, entries)
-        cache.extra["gallery"] = {"key": key, "inputs": reads.as_dict()}
+        cache.gallery = GalleryRecord(key, reads.as_dict())
         return True
 
 

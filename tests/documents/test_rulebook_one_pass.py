@@ -3,46 +3,23 @@
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
-from reportlab.platypus.tableofcontents import TableOfContents
 
-from generator.render.documents import rulebook
-from generator.render.documents.contents import OnePassContents
+from generator.render.documents import document, rulebook
 from generator.render.documents.document import Document
 from generator.render.documents.flowables import HeadingPara
 from generator.render.documents.rulebook import rulebook_pdf
 
 
-class TwoPassDocument(Document):
-    def afterFlowable(self, flowable: Flowable) -> None:
-        if isinstance(flowable, HeadingPara) and flowable.toc_level <= 2:
-            key = flowable.toc_key if self.links else None
-            self.notify("TOCEntry", (flowable.toc_level - 1, flowable.toc_text, self.page, key))
-
-
 def two_pass_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: float, title: str,
                  styles: Any, footer: str, canvasmaker: Any = Canvas, links: bool = True, saver: Any = None) -> bytes:
-    """The story as multiBuild makes it, with ReportLab's table of contents in place of ours
-    (and ReportLab's own save, not the session's font store)."""
-    story: list[Flowable] = []
-    for flowable in flowables:
-        if isinstance(flowable, OnePassContents):
-            stock = TableOfContents()
-            stock.levelStyles, stock.dotsMinLevel, stock.tableStyle = (
-                flowable.levelStyles, flowable.dotsMinLevel, flowable.tableStyle)
-            story.append(stock)
-        else:
-            story.append(flowable)
-    buffer = io.BytesIO()
-    doc = TwoPassDocument(buffer, pagesize, margin, title, styles, footer, links=links)
-    passes = doc.multiBuild(story, canvasmaker=canvasmaker)
-    assert passes >= 2  # the table of contents did need its second pass
-    return buffer.getvalue()
+    """The plain path (`document.two_pass_pdf`: ReportLab's `TableOfContents` filled by `multiBuild`), in
+    the place of `build_pdf`."""
+    return document.two_pass_pdf(flowables, pagesize, margin, title, styles, footer, canvasmaker, links)
 
 
 @pytest.mark.parametrize("game_id, paper, booklet", [("pirate-tricks", "a4", False),

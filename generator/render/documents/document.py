@@ -21,6 +21,7 @@ from generator.errors import DataError
 from generator.render.documents.contents import Entry, OnePassContents, fill_numbers
 from generator.render.documents.flowables import LAYOUT_REFUSAL, HeadingPara
 from generator.render.documents.styles import Styles
+from generator.speed import speedups
 
 PageHook = Callable[[Canvas, "Document"], None]
 MAX_PASSES = 10  # as multiBuild: the headings a layout meets always settle within a pass or two
@@ -83,6 +84,8 @@ def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: 
     as `multiBuild` would, until they agree. `saver` saves the canvas in place of its own `save`
     (a session's `FormStore.save`, which makes each font subset once).
     """
+    if not speedups().replay:  # the plain path: ReportLab's own two-pass table of contents (generator.speed)
+        return two_pass_pdf(flowables, pagesize, margin, title, styles, footer, canvasmaker, links)
     story = list(flowables)
     contents = [f for f in story if isinstance(f, OnePassContents)]
     entries = heading_entries(story, links)
@@ -103,6 +106,36 @@ def build_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: 
             return buffer.getvalue()
         entries = met
     raise RuntimeError(f"{title}: the table of contents did not settle in {MAX_PASSES} layouts")
+
+
+class _TwoPassDocument(Document):
+    """The document as ReportLab's `multiBuild` lays it out: every heading notifies its contents entry."""
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, HeadingPara) and flowable.toc_level <= 2:
+            key = flowable.toc_key if self.links else None
+            self.notify("TOCEntry", (flowable.toc_level - 1, flowable.toc_text, self.page, key))
+
+
+def two_pass_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margin: float, title: str,
+                 styles: Styles, footer: str, canvasmaker: Any = Canvas, links: bool = True) -> bytes:
+    """The story as `multiBuild` makes it, with ReportLab's `TableOfContents` in place of `OnePassContents`
+    and ReportLab's own save: the plain path `build_pdf` takes with the replays off, the same bytes."""
+    from reportlab.platypus.tableofcontents import TableOfContents
+
+    story: list[Flowable] = []
+    for flowable in flowables:
+        if isinstance(flowable, OnePassContents):
+            stock = TableOfContents()
+            stock.levelStyles, stock.dotsMinLevel, stock.tableStyle = (
+                flowable.levelStyles, flowable.dotsMinLevel, flowable.tableStyle)
+            story.append(stock)
+        else:
+            story.append(flowable)
+    buffer = io.BytesIO()
+    doc = _TwoPassDocument(buffer, pagesize, margin, title, styles, footer, links=links)
+    doc.multiBuild(story, canvasmaker=canvasmaker)
+    return buffer.getvalue()
 
 
 def heading_entries(story: list[Flowable], links: bool) -> list[Entry]:

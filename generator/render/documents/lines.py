@@ -28,6 +28,7 @@ from typing import Any
 
 from generator.project import Project
 from generator.readgate import ReadGate
+from generator.speed import speedups
 
 Broken = tuple[float, Any, Any, float, float]  # width asked, _wrapWidths, blPara, height, _width_max
 
@@ -36,6 +37,7 @@ class ParagraphLines:
     """Line breaks by (kind of paragraph, markup, style's values, width) from this build and the two before."""
 
     def __init__(self, gate: ReadGate) -> None:
+        self.enabled = speedups().memos  # off: every paragraph breaks its own lines (generator.speed)
         self._gate = gate
         self._generation = gate.generation
         self._builds: list[dict[Hashable, Broken]] = [{}, {}, {}]  # this build's lines, the last build's, ...
@@ -51,6 +53,8 @@ class ParagraphLines:
         return kind, markup, _value(bullet), self._style_values(style), width
 
     def get(self, key: Hashable) -> Broken | None:
+        if not self.enabled:
+            return None
         self._turn()
         current = self._builds[0]
         found = current.get(key)
@@ -62,6 +66,8 @@ class ParagraphLines:
         return found
 
     def put(self, key: Hashable, broken: Broken) -> None:
+        if not self.enabled:
+            return
         self._turn()
         self._builds[0][key] = broken
         self._own_notes()[0][key] = broken

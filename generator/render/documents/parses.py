@@ -32,6 +32,7 @@ from generator.model import Game
 from generator.project import Project
 from generator.readgate import ReadSet
 from generator.render.base.modelreads import FieldReads, watched
+from generator.speed import speedups
 
 Parsed = tuple[str, list[Any]]  # (display name, markup blocks): frozen blocks, safe to share
 Note = tuple[str, str, str, str, Any]  # one item field read: (component, item, side, key, value)
@@ -110,7 +111,11 @@ class TemplateParses:
 
     @contextmanager
     def serving(self, game: Game, seen: Game, reads: FieldReads) -> Iterator[None]:
-        """Within: parses asked with `seen` (the job's watched copy of `game`) are shared."""
+        """Within: parses asked with `seen` (the job's watched copy of `game`) are shared (not with the speed
+        switch off: `generator.speed`)."""
+        if not speedups().memos:
+            yield
+            return
         outer, self._job = self._job, _Job(game, seen, reads)
         try:
             yield
@@ -119,7 +124,10 @@ class TemplateParses:
 
     @contextmanager
     def sharing(self, game: Game) -> Iterator[None]:
-        """Within: parses asked with `game` itself (validation's) are shared."""
+        """Within: parses asked with `game` itself (validation's) are shared (not with the speed switch off)."""
+        if not speedups().memos:
+            yield
+            return
         outer, self._shared = self._shared, game
         try:
             yield

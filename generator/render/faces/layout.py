@@ -49,6 +49,7 @@ from generator.render.faces.glyphs import composed
 from generator.render.faces.icons import ICONS
 from generator.render.faces.images import Picture, load_picture
 from generator.render.faces.text import FITS
+from generator.speed import speedups
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
@@ -292,6 +293,7 @@ class LayoutLibrary:
         self.env = LimitedEnvironment(code_cache=CodeCache.for_user(), undefined=NamedUndefined, autoescape=False)
         self._compiled: dict[tuple[Any, ...], Any] = {}  # Jinja compiles are the costly part: share repeats
         self._memos: dict[tuple[int, int, int, str], FaceMemo] = {}  # see `_memo`
+        self._memoize = speedups().memos  # off: every face resolved afresh (generator.speed), the same faces
         self._memo_generation = -1
 
     @property
@@ -605,6 +607,8 @@ class LayoutLibrary:
         Kept for one build (one read-gate generation): everything else a face's templates
         see (game, theme, rules, component, size, side) is the same for all its items.
         """
+        if not self._memoize:
+            return FaceMemo((layout, game, component))
         generation = self.project.gate.generation
         if generation != self._memo_generation:
             self._memo_generation, self._memos = generation, {}

@@ -27,6 +27,7 @@ from generator.render.base.units import pt
 from generator.render.faces.draw import draw_face as _draw_resolved
 from generator.render.faces.layout import Face, LayoutLibrary, back_layout
 from generator.render.faces.stamps import FormStore
+from generator.speed import speedups
 
 SIDES = ("front", "back")
 
@@ -50,7 +51,8 @@ class FaceRenderer:
         self._generation = -1
         self._games: dict[int, Game] = {}  # keeps each game alive while its id() keys the faces
         self._faces: dict[tuple[int, str, str, str], tuple[Face, ReadSet]] = {}
-        self.forms = FormStore()  # faces drawn as PDF forms, replayed into the next sheets (stamps.py)
+        # faces drawn as PDF forms, replayed into the next sheets (stamps.py; plain drawing with the speed switch off)
+        self.forms = FormStore(replay=speedups().replay)
 
     def face(self, game: Game, component: Component, item: Item, side: str = "front") -> Face:
         """The resolved face (hashable; equal faces draw identically)."""

@@ -49,7 +49,8 @@ class Recording:
 class FormStore:
     """Recordings of drawn face forms, keyed by (face, bleed, preamble, font state before the drawing)."""
 
-    def __init__(self) -> None:
+    def __init__(self, replay: bool = True) -> None:
+        self.replay = replay  # False: plain ReportLab drawing and saving (`generator.speed`), the same bytes
         self._recordings: dict[tuple[Any, ...], Recording | None] = {}
         self._formatted: dict[tuple[Any, ...], bytes] = {}  # a form object's bytes in the file, by what makes them
         self._deflated: dict[bytes, bytes] = {}  # zlib's output by its input: the embedded font files, mostly
@@ -87,6 +88,9 @@ class FormStore:
 
         The fonts' objects are made here, as the save itself would make them first thing; their
         streams then get a Flate filter that remembers what it made."""
+        if not self.replay:
+            c.save()
+            return
         doc = c._doc
         if c._code:  # as `save` does first: the last page
             c.showPage()
@@ -167,6 +171,10 @@ class FormStore:
         """The canvas's form `name` (bounding box `box`) holding what `draw()` draws: drawn and recorded, or
         replayed from an earlier identical drawing (same `key`, preamble and document state before it)."""
         c.beginForm(name, *box)
+        if not self.replay:
+            draw()
+            c.endForm()
+            return
         doc = c._doc
         before = doc_state(doc)
         full_key = (key, c._preamble, self._state_ids.setdefault(before, len(self._state_ids)))

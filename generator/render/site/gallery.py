@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -83,7 +83,7 @@ class GalleryGame:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], valid: bool | None, failures: list[str]) -> GalleryGame:
+    def from_json(cls, data: Mapping[str, Any], valid: bool | None, failures: list[str]) -> GalleryGame:
         components = [GalleryComponent(**{**c, "faces": [FaceImage(**f) for f in c["faces"]],
                                           "counts": [(p, n) for p, n in c.get("counts", [])]})
                       for c in data["components"]]
