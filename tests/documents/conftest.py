@@ -39,3 +39,11 @@ def books(project: Project, games: dict) -> dict[tuple[str, str], bytes]:
     from generator.render.documents.rulebook import rulebook_pdf
 
     return {(g, paper): rulebook_pdf(games[g], project, paper) for g in GAMES for paper in ("a4", "letter")}
+
+
+@pytest.fixture(scope="session")
+def booklets(project: Project, games: dict) -> dict[tuple[str, str], bytes]:
+    """Every game's rulebook as a saddle-stitched booklet on both papers, built once for the tests that read them."""
+    from generator.render.documents.rulebook import rulebook_pdf
+
+    return {(g, paper): rulebook_pdf(games[g], project, paper, booklet=True) for g in GAMES for paper in ("a4", "letter")}

@@ -18,9 +18,9 @@ HEADING_FONTS = ("FjallaOne", "SourceSansPro-Bold", "SourceSansPro-Semibold")
 
 
 @pytest.fixture(scope="module")
-def books(project, games) -> dict[tuple[str, str, bool], bytes]:
-    return {(g, paper, booklet): rulebook_pdf(games[g], project, paper, booklet=booklet)
-            for g in GAMES for paper, booklet in KINDS}
+def books(books, booklets) -> dict[tuple[str, str, bool], bytes]:
+    """The session's rulebooks and booklets (built once for every test that reads them), by (game, paper, booklet)."""
+    return {(g, paper, booklet): (booklets if booklet else books)[(g, paper)] for g in GAMES for paper, booklet in KINDS}
 
 
 @pytest.fixture(scope="module")
