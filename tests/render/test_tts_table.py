@@ -154,3 +154,27 @@ def test_a_component_s_piles_stand_apart_and_its_copies_stack(real) -> None:
         heights[state["Nickname"]].append(state["Transform"]["posY"])
     assert all(len(s) == 1 for s in spots.values()) and len({next(iter(s)) for s in spots.values()}) == 2
     assert all(h == sorted(set(h)) for h in heights.values())  # each copy above the last
+
+
+@pytest.mark.slow
+def test_pnp_build_tts_writes_the_table_and_follows_an_edit(project_copy, monkeypatch, capsys) -> None:
+    """The table rides on the first component's TTS job: an edit to another component still redoes it."""
+    from tests.helpers import run_pnp
+
+    monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
+    build = ["--root", str(project_copy.root), "build", "pirates-under-fire", "--force", "--paper", "a4",
+             "--no-gallery", "--tts", "--tts-url", "https://example.org/pnp/"]
+    code, _, err = run_pnp(capsys, *build)
+    assert code == 0, err
+    folder = project_copy.output_dir / "pirates-under-fire" / "tts"
+    table = folder / "pirates-under-fire-table-saved-object.json"
+    states = json.loads(table.read_text())["ObjectStates"]
+    board = next(s for s in states if s["Tags"] == ["sea-board"])
+    assert board["CustomImage"]["ImageURL"].startswith("https://example.org/pnp/pirates-under-fire/tts/sea-board-")
+    assert (folder / "sea-board-red.png").is_file() and (folder / "score-pad-page-1.png").is_file()
+    assert sum(s["Tags"] == ["gold"] for s in states) == 38
+    tiles = project_copy.root / "data" / "pirates-under-fire" / "tiles.yaml"
+    tiles.write_text(tiles.read_text().replace("{id: gold-5, value: 5, count: 8}", "{id: gold-5, value: 5, count: 9}"))
+    code, _, err = run_pnp(capsys, *build)  # --force: the contents list still says 38
+    assert code == 0, err
+    assert sum(s["Tags"] == ["gold"] for s in json.loads(table.read_text())["ObjectStates"]) == 39

@@ -340,7 +340,8 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     hidden = drawn(backs[:1])[0] if backs else Image.new("RGB", (cell_w, cell_h), (40, 40, 40))
     out: dict[str, bytes] = {}
     decks = []
-    sheets = deck_sheets(component.id, [(item.id, item.count) for item in items], unique_back)
+    sheets = deck_sheets(component.id, [(item.id, item.count) for item in items], unique_back,
+                         TTS_MAX_COLS, TTS_MAX_ROWS)
     shared_back = f"{component.id}-back.png"
     per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS - 1
     for sheet, start in zip(sheets, range(0, len(items), per_sheet)):

@@ -169,10 +169,17 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
+    """The component's TTS images and saved object; the game's first printable component also brings the whole
+    table, boards and sheets included (`generator.render.exports.tts_table`)."""
     from generator.render.exports.raster import export_tts
+    from generator.render.exports.tts_table import depend_on_game_data, export_tts_table, is_table_host
 
     base = f"{settings.tts_url.rstrip('/')}/{given.game.id}/tts/" if settings.tts_url else ""
-    return export_tts(given.faces, given.game, given.component, given.workers, base)
+    files = export_tts(given.faces, given.game, given.component, given.workers, base)
+    if is_table_host(given.game, given.component):
+        depend_on_game_data(given.faces, given.game)
+        files += export_tts_table(given.faces, given.game, given.workers, base)
+    return files
 
 
 def _service(given: ExportInput, settings: Any) -> list[OutputFile]:

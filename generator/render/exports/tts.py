@@ -68,15 +68,16 @@ def _transform(x: float = 0.0, z: float = 0.0, face_down: bool = True, y: float 
             "rotZ": 180.0 if face_down else 0.0, "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
 
 
-def deck_sheets(component_id: str, items: Sequence[tuple[str, int]], unique_back: bool) -> list[SheetSlots]:
+def deck_sheets(component_id: str, items: Sequence[tuple[str, int]], unique_back: bool,
+                max_cols: int = DECK_COLS, max_rows: int = DECK_ROWS) -> list[SheetSlots]:
     """The deck sheets of a card component, as `raster.export_tts` draws them: up to 69 designs a sheet (the
     70th slot is the hidden card), `<component>-sheet-N.png`, backs `<component>-backs-N.png` when they differ
     per card, else the one `<component>-back.png`. Sizes and names only: the table needs no drawing for them."""
-    per_sheet = DECK_COLS * DECK_ROWS - 1
+    per_sheet = max_cols * max_rows - 1
     sheets = []
     for index, start in enumerate(range(0, len(items), per_sheet)):
         chunk = items[start:start + per_sheet]
-        cols = min(DECK_COLS, len(chunk) + 1)
+        cols = min(max_cols, len(chunk) + 1)
         rows = math.ceil((len(chunk) + 1) / cols)
         back = f"{component_id}-backs-{index + 1}.png" if unique_back else f"{component_id}-back.png"
         sheets.append(SheetSlots(f"{component_id}-sheet-{index + 1}.png", back, cols, rows, unique_back, chunk))
