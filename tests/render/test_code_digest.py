@@ -23,5 +23,5 @@ def test_the_shipped_package_is_covered() -> None:
     shipped = {p.relative_to(PACKAGE_DIR).as_posix() for p in PACKAGE_DIR.rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
     assert names == shipped
-    assert {"render/cache.py", "fonts/DejaVuSans.ttf", "render/presets.yaml"} <= names
+    assert {"render/cache.py", "fonts/DejaVuSans.ttf", "render/exports/presets.yaml"} <= names
     assert len(code_digest()) == 64
