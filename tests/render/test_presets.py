@@ -234,27 +234,27 @@ NAMING = "naming: \"{component}-{index:03}-{item}{side}\""
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (("writes: png", "writes: jpeg"), "presets.yaml:34: preset 'tgc' 'writes' must be one of png"),
+    (("writes: png", "writes: jpeg"), "presets.yaml:36: preset 'tgc' 'writes' must be one of png"),
     ((NAMING, "naming: \"{item.__class__}\""),
-     "presets.yaml:85: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
-    ((NAMING, "naming: \"../{item}\""), "presets.yaml:85: preset 'tgc': naming '../{item}' must be a plain file name"),
+     "presets.yaml:87: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+    ((NAMING, "naming: \"../{item}\""), "presets.yaml:87: preset 'tgc': naming '../{item}' must be a plain file name"),
     ((NAMING, "naming: \"{component}-{index:03}\""),
-     "presets.yaml:85: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
+     "presets.yaml:87: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
     ((NAMING, "naming: \"{index:03}-{item}{side}\""),
-     "presets.yaml:85: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
-    ((NAMING, "naming: \"{component}{side}\""), "presets.yaml:85: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
+     "presets.yaml:87: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
+    ((NAMING, "naming: \"{component}{side}\""), "presets.yaml:87: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
     (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
-     "presets.yaml:84: unknown key 'colour_space' in preset 'tgc'"),
+     "presets.yaml:86: unknown key 'colour_space' in preset 'tgc'"),
     (("writes: png\n    dpi: 300\n    colour: rgb", "writes: png\n    dpi: 300\n    colour: cmyk"),
-     "presets.yaml:36: preset 'tgc': colour cmyk needs a PDF"),
+     "presets.yaml:38: preset 'tgc': colour cmyk needs a PDF"),
     (("px: [825, 1125]", "px: [825.5, 1125]"),
-     "presets.yaml:41: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+     "presets.yaml:43: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
     (("        px: [825, 1125]\n        source: https://github.com/andymeneely/squib/wiki/Sane-Defaults\n",
-      "        px: [825, 1125]\n"), "presets.yaml:40: preset 'tgc' size 'poker' is missing 'source' (a string)"),
+      "        px: [825, 1125]\n"), "presets.yaml:42: preset 'tgc' size 'poker' is missing 'source' (a string)"),
     (("        px: [825, 1125]\n", "        px: [825, 1125]\n        shape: hexagon\n"),
-     "presets.yaml:42: preset 'tgc' size 'poker' 'shape' must be one of rect, circle"),
+     "presets.yaml:44: preset 'tgc' size 'poker' 'shape' must be one of rect, circle"),
     (("        px: [825, 1125]\n", "        px: [825, 1125]\n        kinds: [board]\n"),
-     "presets.yaml:42: preset 'tgc' size 'poker' kinds: 'board' is not one of card"),
+     "presets.yaml:44: preset 'tgc' size 'poker' kinds: 'board' is not one of card"),
 ])
 def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) -> None:
     old, new = change
@@ -357,3 +357,52 @@ def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
     tgc = registry()["tgc"]
     styled = BuildOptions(guides=True, ink_saver=True, colour="cmyk", presets=("tgc",))
     assert preset_exporter(tgc).settings_for(styled) == PresetSettings(preset=tgc)
+
+
+BOARD_SHOP = """
+presets:
+  boardshop:
+    service: Board Shop
+    source: https://example.org/boards
+    writes: pdf-sides
+    kinds: [card, tile, token, board]
+    sizes: {}
+    bleed_mm: 3
+    naming: "{game}-{component}-{side}"
+    manifest: csv
+"""
+
+
+def test_a_service_that_prints_boards_gets_them_with_the_game_s_first_component(real) -> None:
+    """The build makes no job for a board: the first printable component's preset job brings it."""
+    from generator.render.exports.registry import ExportInput, preset_exporter
+
+    shop = load_presets(BOARD_SHOP, "shop.yaml")["boardshop"]
+    fire = load_game(real, "pirates-under-fire")
+    exporter = preset_exporter(shop)
+    reads: dict[str, dict[str, str]] = {}
+    with Workers(1) as workers:
+        def drawn(component_id: str) -> dict[str, bytes]:
+            given = ExportInput(renderer(real), fire, fire.component(component_id), workers)
+            with real.gate.recording() as recorded:
+                files = exporter.draw(given, exporter.settings_for(None))
+            reads[component_id] = recorded.as_dict()
+            return {f.name: f.data for f in files}
+
+        host = drawn("ship")  # the game's first card, tile or token
+        other = drawn("gold")
+    assert "data/pirates-under-fire/game.yaml" in reads["ship"]  # an edit anywhere in the game redoes the host
+    board = PdfReader(io.BytesIO(host["pirates-under-fire-sea-board-fronts.pdf"]))
+    assert len(board.pages) == 2  # the red sea and the blue
+    assert abs(float(board.pages[0].trimbox.width) / MM - 196) < 0.01
+    assert abs(float(board.pages[0].mediabox.width) / MM - 202) < 0.01
+    assert [r["copies"] for r in rows(host["sea-board-manifest.csv"])] == ["1", "1"]
+    assert not any(name.startswith("pirates-under-fire-sea-board") for name in other)
+    assert shop.skip_reason(fire.component("sea-board")) is None
+
+
+def test_a_home_preset_cannot_take_boards() -> None:
+    text = BOARD_SHOP.replace("writes: pdf-sides", "writes: sheets\n    paper: a4")
+    with pytest.raises(DataError) as error:
+        load_presets(text, "shop.yaml")
+    assert str(error.value).startswith("shop.yaml:8: preset 'boardshop': writes sheets imposes faces on paper")

@@ -25,7 +25,7 @@ from generator.render.base.units import PAPERS
 
 PRESETS_FILE = Path(__file__).with_name("presets.yaml")
 WRITES = ("png", "pdf-deck", "pdf-sides", "sheets")
-KINDS = ("card", "tile", "token")
+KINDS = ("card", "tile", "token", "board")  # a board rides on the game's first card, tile or token job (hosted.py)
 SIDES = ("front", "back")
 PLACEHOLDERS = {
     "png": ("game", "component", "index", "item", "side"),
@@ -132,7 +132,7 @@ class Preset:
     def skip_reason(self, component: Component) -> str | None:
         """Why this service does not take the component (None: it does), in one line."""
         if component.kind not in self.kinds:
-            where = "" if component.kind in KINDS else "; its PDF is in the game's folder"  # a sheet or board
+            where = "; its PDF is in the game's folder" if component.kind in ("sheet", "board") else ""
             return f"{component.kind}s are not printed by {self.service} (kinds: {', '.join(self.kinds)}){where}"
         if self.fitting(component) is None:
             offered = [rule.label() for rule in self.sizes
@@ -172,7 +172,10 @@ def _preset(name: str, entry: Section) -> Preset:
                         "not png", entry.where("colour"))
     if ink_limit is not None and colour != "cmyk":
         raise DataError(f"preset {name!r}: ink_limit applies to colour cmyk only", entry.where("ink_limit"))
-    kinds = tuple(_strings(entry, "kinds", KINDS, default=list(KINDS)))
+    kinds = tuple(_strings(entry, "kinds", KINDS, default=["card", "tile", "token"]))
+    if writes == "sheets" and "board" in kinds:
+        raise DataError(f"preset {name!r}: writes sheets imposes faces on paper; a board is tiled over paper by "
+                        "the game's own board PDF (take board out of kinds)", entry.where("kinds"))
     fit = entry.take_choice("fit", ("pad", "scale"), "pad")
     bleed = float(entry.take("bleed_mm", float, 3.0))
     if not 0 <= bleed <= 10:

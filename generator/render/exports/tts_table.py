@@ -18,11 +18,7 @@ and sheets are documents rather than faces printed on card stock:
   flat and its picture must keep its proportions, which a tile's box does.
 
 `pnp build --tts` writes the table with the TTS export of the game's first
-printable component (`is_table_host`): that job's key covers only its own
-component, so the table first reads every file of `data/<game>/` through the
-read gate (`depend_on_game_data`), and the job is redone whenever any of
-them changes; the layouts, art and sheet templates it draws are read through
-the gate as they are drawn.
+printable component (`generator.render.exports.hosted`).
 
 A sheet template comes as many times as the sheet component of its name says
 (the screen: 5), else as many as its own `copies:` setting (design decision:
@@ -49,27 +45,8 @@ MAX_PX = 4096  # TTS: keep every image under this a side
 PT_PER_MM = 72 / 25.4
 
 
-HOST_KINDS = ("card", "tile", "token")  # the kinds `pnp build` makes TTS jobs for (render.build.PRINTABLE_KINDS)
-
-
 def table_name(game: Game) -> str:
     return f"{game.id}-table-saved-object.json"
-
-
-def is_table_host(game: Game, component: Component) -> bool:
-    """Whether this component's TTS job also writes the game's table: the game's first printable component."""
-    host = next((c for c in game.components if c.kind in HOST_KINDS), None)
-    return host is not None and host.id == component.id
-
-
-def depend_on_game_data(renderer: FaceRenderer, game: Game) -> None:
-    """Read every file of the game's data folder through the read gate, so the job writing the table is redone
-    when any component changes, not only the one whose job it rides on."""
-    project = renderer.project
-    gate = project.gate
-    for path in gate.listdir(project.data_dir / game.id, "*", game.location):
-        if gate.exists(path, game.location):  # a regular file (a folder such as fonts/ is not data)
-            gate.read_bytes(path, game.location)
 
 
 @dataclass(frozen=True)
