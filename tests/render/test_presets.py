@@ -130,12 +130,23 @@ def test_a_component_the_service_does_not_take_is_skipped_with_a_reason(real) ->
     tricks = load_game(real, "pirate-tricks")
     fire = load_game(real, "pirates-under-fire")
     tgc = registry()["tgc"]
-    assert "tokens are not printed" in (tgc.skip_reason(tricks.component("loon")) or "")
-    assert export(real, tricks, "loon", tgc) == {}
-    wide = replace(tgc, kinds=("card", "tile"))  # a service that took tiles, but sells no 34 mm size
-    reason = wide.skip_reason(fire.component("ship")) or ""
-    assert reason.startswith("tile 34×34 mm: no size The Game Crafter sells is within 1 mm of it")
+    assert "sheets are not printed" in (tgc.skip_reason(tricks.component("screen")) or "")
+    reason = tgc.skip_reason(fire.component("ship")) or ""
+    assert reason.startswith("tile 34×34 mm: no size The Game Crafter sells is within 1 mm of it (the rect tile "
+                             "sizes it sells: small-square-chit 12.7×12.7, ")
     assert "\n" not in reason
+    assert export(real, fire, "ship", tgc) == {}
+
+
+def test_tokens_go_to_the_chit_within_a_millimetre(real) -> None:
+    fire = load_game(real, "pirates-under-fire")
+    tgc = registry()["tgc"]
+    fits = {c.id: tgc.fitting(c) for c in fire.components if c.kind == "token"}
+    assert {key: fit.rule.name for key, fit in fits.items() if fit and fit.rule} == {
+        "vp-token": "large-circle-chit", "gold": "medium-circle-chit"}
+    files = export(real, fire, "gold", tgc)
+    image = Image.open(io.BytesIO(files["gold-001-gold-1.png"]))
+    assert image.size == (300, 300)  # TGC's Medium Circle Chit file: 3/4 in and 1/8 in bleed a side
 
 
 def test_a_landscape_card_is_a_tarot_card_turned_at_every_card_service(real) -> None:
@@ -236,15 +247,15 @@ NAMING = "naming: \"{component}-{index:03}-{item}{side}\""
 @pytest.mark.parametrize(("change", "message"), [
     (("writes: png", "writes: jpeg"), "presets.yaml:36: preset 'tgc' 'writes' must be one of png"),
     ((NAMING, "naming: \"{item.__class__}\""),
-     "presets.yaml:87: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
-    ((NAMING, "naming: \"../{item}\""), "presets.yaml:87: preset 'tgc': naming '../{item}' must be a plain file name"),
+     "presets.yaml:197: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+    ((NAMING, "naming: \"../{item}\""), "presets.yaml:197: preset 'tgc': naming '../{item}' must be a plain file name"),
     ((NAMING, "naming: \"{component}-{index:03}\""),
-     "presets.yaml:87: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
+     "presets.yaml:197: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
     ((NAMING, "naming: \"{index:03}-{item}{side}\""),
-     "presets.yaml:87: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
-    ((NAMING, "naming: \"{component}{side}\""), "presets.yaml:87: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
+     "presets.yaml:197: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
+    ((NAMING, "naming: \"{component}{side}\""), "presets.yaml:197: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
     (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
-     "presets.yaml:86: unknown key 'colour_space' in preset 'tgc'"),
+     "presets.yaml:196: unknown key 'colour_space' in preset 'tgc'"),
     (("writes: png\n    dpi: 300\n    colour: rgb", "writes: png\n    dpi: 300\n    colour: cmyk"),
      "presets.yaml:38: preset 'tgc': colour cmyk needs a PDF"),
     (("px: [825, 1125]", "px: [825.5, 1125]"),
@@ -283,11 +294,12 @@ def test_a_preset_that_writes_nothing_for_a_game_exits_1_and_says_so(project_cop
                                                                      named) -> None:
     monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "loon", "--paper", "a4", "--no-gallery", *named)
+                           "--only", "bid-marker", "--paper", "a4", "--no-gallery", *named)
     assert code == 1, err
     warnings = [line for line in err.splitlines() if line.startswith("warning: --preset tgc")]
-    assert warnings == ["warning: --preset tgc skips pirate-tricks loon: tokens are not printed by The Game Crafter "
-                        "(kinds: card)"]
+    assert warnings == ["warning: --preset tgc skips pirate-tricks bid-marker: token ⌀16 mm: no size The Game "
+                        "Crafter sells is within 1 mm of it (the circle token sizes it sells: small-circle-chit "
+                        "⌀12.7, medium-circle-chit ⌀19.05, large-circle-chit ⌀25.4, mini-circle-tile ⌀31.75)"]
     assert err.strip().splitlines()[-1] == (
         "pnp: --preset tgc writes nothing for pirate-tricks: none of its 1 component (token) fits what "
         "The Game Crafter prints (the warnings name each)")
@@ -299,14 +311,14 @@ def test_a_sheet_component_is_named_too(project_copy, monkeypatch, capsys) -> No
     """The player screen (kind sheet) is no preset's: a warning says so rather than leaving it out silently."""
     monkeypatch.setattr("generator.render.build.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "screen", "--only", "loon", "--only", "bid", "--paper", "a4", "--no-gallery",
+                           "--only", "screen", "--only", "go-first", "--only", "bid", "--paper", "a4", "--no-gallery",
                            "--preset", "tgc")
     assert code == 0, err
     warnings = [line for line in err.splitlines() if line.startswith("warning: --preset tgc")]
-    assert warnings == [
-        "warning: --preset tgc skips pirate-tricks loon: tokens are not printed by The Game Crafter (kinds: card)",
-        "warning: --preset tgc skips pirate-tricks screen: sheets are not printed by The Game Crafter (kinds: card); "
-        "its PDF is in the game's folder"]
+    assert [line.split(":")[1] for line in warnings] == [" --preset tgc skips pirate-tricks go-first",
+                                                         " --preset tgc skips pirate-tricks screen"]
+    assert warnings[1].endswith("sheets are not printed by The Game Crafter (kinds: card, tile, token); its PDF is "
+                                "in the game's folder")
     assert (project_copy.output_dir / "pirate-tricks" / "tgc" / "bid-001-bid-card.png").is_file()
 
 

@@ -138,7 +138,7 @@ class Preset:
             offered = [rule.label() for rule in self.sizes
                        if component.kind in rule.kinds and rule.shape == component.size.shape]
             return (f"{component.kind} {component.size.label()}: no size {self.service} sells is within "
-                    f"{self.tolerance_mm:g} mm of it (its {component.size.shape} {component.kind} sizes: "
+                    f"{self.tolerance_mm:g} mm of it (the {component.size.shape} {component.kind} sizes it sells: "
                     f"{', '.join(offered) or 'none'})")
         return None
 
