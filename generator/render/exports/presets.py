@@ -1,9 +1,13 @@
 """The print-service preset registry: `presets.yaml` (package data) read into typed, validated `Preset`s.
 
-A preset says what one service asks for (file kind, pixel or page size per
-card size, dpi, colour, ink limit, page order, file names, manifest). Adding a
-service is adding a YAML entry; `load_presets` checks every value and names
-the file:line of any mistake. The drawing lives in `generator.render.exports.service`.
+A preset says what one service asks for (file kind, dpi, colour, ink limit,
+page order, file names, manifest) and the product sizes it sells, each with
+the page that publishes it. `Preset.fitting` picks the size a component is
+printed as (within `tolerance_mm`, upright or turned); `skip_reason` says in
+one line why none fits, and `nothing_written` when a game gets no file at all
+(the CLI exits 1 on it). Adding a service is adding a YAML entry; `load_presets`
+checks every value and names the file:line of any mistake. The drawing lives
+in `generator.render.exports.service`.
 """
 
 from __future__ import annotations
