@@ -15,7 +15,7 @@ from typing import Any, cast
 import click
 
 from generator.cli.context import Context, pass_context, quiet_option
-from generator.errors import UsageError
+from generator.errors import Refused, UsageError
 
 
 def _offset(value: str) -> tuple[float, float]:
@@ -162,7 +162,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
                 raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
         result = session.build(games, options, force=force, clean=clean,
                                progress=_progress_bar if ctx.show_progress else None)
-        skip_notes = _preset_skips(session, games, options)
+        skip_notes, empty = _preset_skips(session, games, options)
     for warning in result.all_warnings():
         ctx.note(f"warning: {warning}")
     for line in skip_notes:
@@ -173,28 +173,34 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
         if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not values.get("no_gallery")):
             click.echo(f"gallery: {where}/index.html")
+    if empty:  # a print order with nothing in it: the files that fit are written, and the exit code says so
+        raise Refused("; ".join(empty))
 
 
-def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> list[str]:
-    """One line per preset and game naming the components that service does not take, and why.
+def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> tuple[list[str], list[str]]:
+    """One warning line per preset, game and component that service does not take, and why; and one line
+    per preset and game it writes nothing for (`presets.nothing_written`), which makes the build exit 1.
 
     Every asked component counts, sheets and boards too: a service never prints those (they are documents,
     in the game's folder), and a player screen left out of a print order without a word is a missing piece.
     """
     if not options.presets:
-        return []  # and presets.yaml stays unread
+        return [], []  # and presets.yaml stays unread
     from generator.build.plan import asked
+    from generator.render.exports.presets import nothing_written
     from generator.render.exports.presets import preset as find_preset
 
-    lines = []
-    for name in options.presets:
+    lines: list[str] = []
+    empty: list[str] = []
+    for name in dict.fromkeys(options.presets):
         chosen = find_preset(name)
         for game_id in session.game_ids(games):
-            skipped = [f"{c.id} ({reason})" for c in asked(session.load(game_id), options)
-                       if (reason := chosen.skip_reason(c))]
-            if skipped:
-                lines.append(f"note: --preset {name} skips {game_id}: {'; '.join(skipped)}")
-    return lines
+            components = asked(session.load(game_id), options)
+            lines.extend(f"warning: --preset {name} skips {game_id} {c.id}: {reason}" for c in components
+                         if (reason := chosen.skip_reason(c)))
+            if components and (line := nothing_written(chosen, game_id, components)):
+                empty.append(line)
+    return lines, empty
 
 
 def _progress_bar(jobs: list[Any]) -> Callable[[Any], None]:

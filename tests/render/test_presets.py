@@ -14,7 +14,7 @@ from render_pdf import MM
 from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
-from generator.render.exports.presets import PRESETS_FILE, load_presets, registry
+from generator.render.exports.presets import PRESETS_FILE, load_presets, nothing_written, registry
 from generator.render.exports.raster import Workers
 from generator.render.exports.service import export_preset
 from generator.render.faces.renderer import renderer
@@ -127,11 +127,90 @@ def test_a_home_preset_names_a_component_without_backs_single_sided(real) -> Non
 
 def test_a_component_the_service_does_not_take_is_skipped_with_a_reason(real) -> None:
     tricks = load_game(real, "pirate-tricks")
-    bid = tricks.component("bid")
+    fire = load_game(real, "pirates-under-fire")
     tgc = registry()["tgc"]
-    assert "120×70 mm" in (tgc.skip_reason(bid) or "")
-    assert "tokens are not printed" in (tgc.skip_reason(tricks.component("loon")) or "")
-    assert export(real, tricks, "bid", tgc) == {}
+    assert "sheets are not printed" in (tgc.skip_reason(tricks.component("screen")) or "")
+    reason = tgc.skip_reason(fire.component("ship")) or ""
+    assert reason.startswith("tile 34×34 mm: no size The Game Crafter sells is within 1 mm of it (the rect tile "
+                             "sizes it sells: small-square-chit 12.7×12.7, ")
+    assert "\n" not in reason
+    assert export(real, fire, "ship", tgc) == {}
+
+
+def test_tokens_go_to_the_chit_within_a_millimetre(real) -> None:
+    fire = load_game(real, "pirates-under-fire")
+    tgc = registry()["tgc"]
+    fits = {c.id: tgc.fitting(c) for c in fire.components if c.kind == "token"}
+    assert {key: fit.rule.name for key, fit in fits.items() if fit and fit.rule} == {
+        "vp-token": "large-circle-chit", "gold": "medium-circle-chit"}
+    files = export(real, fire, "gold", tgc)
+    image = Image.open(io.BytesIO(files["gold-001-gold-1.png"]))
+    assert image.size == (300, 300)  # TGC's Medium Circle Chit file: 3/4 in and 1/8 in bleed a side
+
+
+def test_a_landscape_card_is_a_tarot_card_turned_at_every_card_service(real) -> None:
+    """Pirate Tricks' 120 x 70 mm bids were skipped by every service: they are tarot cards on their side."""
+    tricks = load_game(real, "pirate-tricks")
+    bid = tricks.component("bid")
+    for name in ("tgc", "mpc", "drivethrucards"):
+        fit = registry()[name].fitting(bid)
+        assert fit is not None and fit.rule is not None, name
+        assert (fit.rule.name, fit.turned) == ("tarot", True)
+    files = export(real, tricks, "bid", registry()["tgc"])
+    image = Image.open(io.BytesIO(files["bid-001-bid-card.png"]))
+    assert image.size == (900, 1500)  # TGC's upright tarot template, the bid drawn a quarter turn on it
+    pixels = image.convert("L")
+    # the bid's long side runs up the page: its frame spans the height, not the width
+    dark_rows = [y for y in range(image.height) if pixels.crop((0, y, image.width, y + 1)).getextrema()[0] < 80]
+    assert dark_rows[-1] - dark_rows[0] > 0.75 * image.height
+    assert rows(files["bid-manifest.csv"]) == [{"file": "bid-001-bid-card.png", "item": "bid-card",
+                                                "side": "front", "copies": "5"}]
+
+
+def test_every_size_a_service_sells_names_its_source() -> None:
+    for preset in registry().values():
+        for rule in preset.sizes:
+            assert rule.source.startswith("https://") and rule.says, (preset.name, rule.name)
+            assert rule.trim_mm is not None
+    tgc = {rule.name for rule in registry()["tgc"].sizes}
+    assert {"poker", "bridge", "mini", "tarot", "square", "jumbo"} <= tgc
+
+
+GAMES = ("all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["tgc", "mpc", "drivethrucards", "printplaygames", "home-a4"])
+def test_each_preset_writes_every_component_it_can_print_or_names_why_not(real, name) -> None:
+    """Every component of the four games: files whose manifest holds its every copy, or one line saying why not."""
+    chosen = registry()[name]
+    with Workers(1) as workers:
+        for game_id in GAMES:
+            game = load_game(real, game_id)
+            written = 0
+            for component in game.components:
+                reason = chosen.skip_reason(component)
+                if reason is not None:
+                    assert "\n" not in reason and component.id not in reason
+                    continue
+                files = {f.name: f.data for f in export_preset(renderer(real), game, component, chosen, workers)}
+                table = rows(files.pop(f"{component.id}-manifest.csv"))
+                assert files and {row["file"] for row in table} == set(files), (game_id, component.id)
+                copies = sum(int(row["copies"]) for row in table if row.get("side", "front") == "front")
+                assert copies == component.count, (game_id, component.id)
+                written += 1
+            empty = nothing_written(chosen, game_id, game.components)
+            assert (empty is None) == (written > 0), (game_id, empty)
+
+
+def test_a_game_no_size_fits_is_named_in_one_line() -> None:
+    from generator.project import Project as P
+
+    fire = load_game(P.at(REPO), "pirates-under-fire")
+    line = nothing_written(registry()["drivethrucards"], fire.id, fire.components)
+    assert line == ("--preset drivethrucards writes nothing for pirates-under-fire: none of its 5 components "
+                    "(board, tile, token) fits what DriveThruCards prints (the warnings name each)")
+    assert nothing_written(registry()["printplaygames"], fire.id, fire.components) is None
 
 
 NEW_SERVICE = """
@@ -161,25 +240,31 @@ def test_a_new_service_is_one_yaml_entry(real, all_hands) -> None:
     assert '"copies": 9' in files["curse-manifest.json"].decode()
 
 
+NAMING = "naming: \"{component}-{index:03}-{item}{side}\""
+
+
 @pytest.mark.parametrize(("change", "message"), [
-    (("writes: png", "writes: jpeg"), "presets.yaml:28: preset 'tgc' 'writes' must be one of png"),
-    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{item.__class__}\""),
-     "presets.yaml:37: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
-    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"../{item}\""),
-     "presets.yaml:37: preset 'tgc': naming '../{item}' must be a plain file name"),
-    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}-{index:03}\""),
-     "presets.yaml:37: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
-    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{index:03}-{item}{side}\""),
-     "presets.yaml:37: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
-    (("naming: \"{component}-{index:03}-{item}{side}\"", "naming: \"{component}{side}\""),
-     "presets.yaml:37: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
+    (("writes: png", "writes: jpeg"), "presets.yaml:36: preset 'tgc' 'writes' must be one of png"),
+    ((NAMING, "naming: \"{item.__class__}\""),
+     "presets.yaml:197: preset 'tgc': naming placeholder {item.__class__} is not allowed"),
+    ((NAMING, "naming: \"../{item}\""), "presets.yaml:197: preset 'tgc': naming '../{item}' must be a plain file name"),
+    ((NAMING, "naming: \"{component}-{index:03}\""),
+     "presets.yaml:197: preset 'tgc': naming '{component}-{index:03}' needs {side}, or two files"),
+    ((NAMING, "naming: \"{index:03}-{item}{side}\""),
+     "presets.yaml:197: preset 'tgc': naming '{index:03}-{item}{side}' needs {component}"),
+    ((NAMING, "naming: \"{component}{side}\""), "presets.yaml:197: preset 'tgc': naming '{component}{side}' needs {index} or {item}"),
     (("    fit: pad\n    bleed_mm: 3.175\n", "    fit: pad\n    bleed_mm: 3.175\n    colour_space: rgb\n"),
-     "presets.yaml:36: unknown key 'colour_space' in preset 'tgc'"),
-    (("colour: rgb\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825",
-      "colour: cmyk\n    kinds: [card]\n    sizes:\n      poker: {trim_mm: [63.5, 88.9], px: [825"),
-     "presets.yaml:30: preset 'tgc': colour cmyk needs a PDF"),
-    (("poker: {trim_mm: [63.5, 88.9], px: [825, 1125]}", "poker: {trim_mm: [63.5, 88.9], px: [825.5, 1125]}"),
-     "presets.yaml:33: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+     "presets.yaml:196: unknown key 'colour_space' in preset 'tgc'"),
+    (("writes: png\n    dpi: 300\n    colour: rgb", "writes: png\n    dpi: 300\n    colour: cmyk"),
+     "presets.yaml:38: preset 'tgc': colour cmyk needs a PDF"),
+    (("px: [825, 1125]", "px: [825.5, 1125]"),
+     "presets.yaml:43: preset 'tgc' size 'poker' px must be [width, height] in positive whole pixels"),
+    (("        px: [825, 1125]\n        source: https://github.com/andymeneely/squib/wiki/Sane-Defaults\n",
+      "        px: [825, 1125]\n"), "presets.yaml:42: preset 'tgc' size 'poker' is missing 'source' (a string)"),
+    (("        px: [825, 1125]\n", "        px: [825, 1125]\n        shape: hexagon\n"),
+     "presets.yaml:44: preset 'tgc' size 'poker' 'shape' must be one of rect, circle"),
+    (("        px: [825, 1125]\n", "        px: [825, 1125]\n        kinds: [board]\n"),
+     "presets.yaml:44: preset 'tgc' size 'poker' kinds: 'board' is not one of card"),
 ])
 def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) -> None:
     old, new = change
@@ -204,27 +289,36 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
 
 
 @pytest.mark.parametrize("named", [["--preset", "tgc"], ["--preset", "tgc", "--preset", "tgc"]])
-def test_a_skipped_component_is_named_in_one_note_line(project_copy, monkeypatch, capsys, named) -> None:
+def test_a_preset_that_writes_nothing_for_a_game_exits_1_and_says_so(project_copy, monkeypatch, capsys,
+                                                                     named) -> None:
     monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "loon", "--paper", "a4", "--no-gallery", *named)
-    assert code == 0, err
-    notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
-    assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
-                     "(kinds: card))"]
+                           "--only", "bid-marker", "--paper", "a4", "--no-gallery", *named)
+    assert code == 1, err
+    warnings = [line for line in err.splitlines() if line.startswith("warning: --preset tgc")]
+    assert warnings == ["warning: --preset tgc skips pirate-tricks bid-marker: token ⌀16 mm: no size The Game "
+                        "Crafter sells is within 1 mm of it (the circle token sizes it sells: small-circle-chit "
+                        "⌀12.7, medium-circle-chit ⌀19.05, large-circle-chit ⌀25.4, mini-circle-tile ⌀31.75)"]
+    assert err.strip().splitlines()[-1] == (
+        "pnp: --preset tgc writes nothing for pirate-tricks: none of its 1 component (token) fits what "
+        "The Game Crafter prints (the warnings name each)")
+    assert "Traceback" not in err
     assert not (project_copy.output_dir / "pirate-tricks" / "tgc").exists()
 
 
 def test_a_sheet_component_is_named_too(project_copy, monkeypatch, capsys) -> None:
-    """The player screen (kind sheet) is no preset's: the note says so rather than leaving it out silently."""
+    """The player screen (kind sheet) is no preset's: a warning says so rather than leaving it out silently."""
     monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "pirate-tricks", "--force",
-                           "--only", "screen", "--only", "loon", "--paper", "a4", "--no-gallery", "--preset", "tgc")
+                           "--only", "screen", "--only", "go-first", "--only", "bid", "--paper", "a4", "--no-gallery",
+                           "--preset", "tgc")
     assert code == 0, err
-    notes = [line for line in err.splitlines() if line.startswith("note: --preset tgc")]
-    assert notes == ["note: --preset tgc skips pirate-tricks: loon (tokens are not printed by The Game Crafter "
-                     "(kinds: card)); screen (sheets are not printed by The Game Crafter (kinds: card); its PDF is in "
-                     "the game's folder)"]
+    warnings = [line for line in err.splitlines() if line.startswith("warning: --preset tgc")]
+    assert [line.split(":")[1] for line in warnings] == [" --preset tgc skips pirate-tricks go-first",
+                                                         " --preset tgc skips pirate-tricks screen"]
+    assert warnings[1].endswith("sheets are not printed by The Game Crafter (kinds: card, tile, token); its PDF is "
+                                "in the game's folder")
+    assert (project_copy.output_dir / "pirate-tricks" / "tgc" / "bid-001-bid-card.png").is_file()
 
 
 def test_printplaygames_backs_page_by_page_when_backs_differ(real) -> None:
@@ -274,3 +368,52 @@ def test_guides_and_ink_saver_never_reach_a_print_service_file() -> None:
     tgc = registry()["tgc"]
     styled = BuildOptions(guides=True, ink_saver=True, colour="cmyk", presets=("tgc",))
     assert preset_exporter(tgc).settings_for(styled) == PresetSettings(preset=tgc)
+
+
+BOARD_SHOP = """
+presets:
+  boardshop:
+    service: Board Shop
+    source: https://example.org/boards
+    writes: pdf-sides
+    kinds: [card, tile, token, board]
+    sizes: {}
+    bleed_mm: 3
+    naming: "{game}-{component}-{side}"
+    manifest: csv
+"""
+
+
+def test_a_service_that_prints_boards_gets_them_with_the_game_s_first_component(real) -> None:
+    """The build makes no job for a board: the first printable component's preset job brings it."""
+    from generator.render.exports.registry import ExportInput, preset_exporter
+
+    shop = load_presets(BOARD_SHOP, "shop.yaml")["boardshop"]
+    fire = load_game(real, "pirates-under-fire")
+    exporter = preset_exporter(shop)
+    reads: dict[str, dict[str, str]] = {}
+    with Workers(1) as workers:
+        def drawn(component_id: str) -> dict[str, bytes]:
+            given = ExportInput(renderer(real), fire, fire.component(component_id), workers)
+            with real.gate.recording() as recorded:
+                files = exporter.draw(given, exporter.settings_for(None))
+            reads[component_id] = recorded.as_dict()
+            return {f.name: f.data for f in files}
+
+        host = drawn("ship")  # the game's first card, tile or token
+        other = drawn("gold")
+    assert "data/pirates-under-fire/game.yaml" in reads["ship"]  # an edit anywhere in the game redoes the host
+    board = PdfReader(io.BytesIO(host["pirates-under-fire-sea-board-fronts.pdf"]))
+    assert len(board.pages) == 2  # the red sea and the blue
+    assert abs(float(board.pages[0].trimbox.width) / MM - 196) < 0.01
+    assert abs(float(board.pages[0].mediabox.width) / MM - 202) < 0.01
+    assert [r["copies"] for r in rows(host["sea-board-manifest.csv"])] == ["1", "1"]
+    assert not any(name.startswith("pirates-under-fire-sea-board") for name in other)
+    assert shop.skip_reason(fire.component("sea-board")) is None
+
+
+def test_a_home_preset_cannot_take_boards() -> None:
+    text = BOARD_SHOP.replace("writes: pdf-sides", "writes: sheets\n    paper: a4")
+    with pytest.raises(DataError) as error:
+        load_presets(text, "shop.yaml")
+    assert str(error.value).startswith("shop.yaml:8: preset 'boardshop': writes sheets imposes faces on paper")

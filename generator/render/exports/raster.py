@@ -318,7 +318,7 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
 
     from PIL import Image
 
-    from generator.render.exports.tts import SheetSlots, deck_object, to_bytes
+    from generator.render.exports.tts import deck_object, deck_sheets, to_bytes
 
     items = list(component.items)
     fronts = [renderer.face(game, component, item, "front") for item in items]
@@ -338,31 +338,23 @@ def export_tts(renderer: FaceRenderer, game: Game, component: Component, workers
     cell_w, cell_h = drawn(fronts[:1])[0].size
     hidden = drawn(backs[:1])[0] if backs else Image.new("RGB", (cell_w, cell_h), (40, 40, 40))
     out: dict[str, bytes] = {}
-    per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS - 1
     decks = []
-    sheets: list[SheetSlots] = []
+    sheets = deck_sheets(component.id, [(item.id, item.count) for item in items], unique_back,
+                         TTS_MAX_COLS, TTS_MAX_ROWS)
     shared_back = f"{component.id}-back.png"
-    for sheet_index, start in enumerate(range(0, len(items), per_sheet)):
+    per_sheet = TTS_MAX_COLS * TTS_MAX_ROWS - 1
+    for sheet, start in zip(sheets, range(0, len(items), per_sheet)):
         chunk = list(range(start, min(len(items), start + per_sheet)))
-        cols = min(TTS_MAX_COLS, len(chunk) + 1)
-        rows = math.ceil((len(chunk) + 1) / cols)
-        name = f"{component.id}-sheet-{sheet_index + 1}.png"
         cells = drawn([fronts[i] for i in chunk] + ([backs[i] for i in chunk] if unique_back else []))
         front_images, back_images = cells[:len(chunk)], cells[len(chunk):]
-        out[name] = _sheet(front_images, cols, rows, cell_w, cell_h, hidden)
-        deck: dict[str, Any] = {"FaceURL": name, "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
-                                "UniqueBack": unique_back,
+        out[sheet.face] = _sheet(front_images, sheet.cols, sheet.rows, cell_w, cell_h, hidden)
+        deck: dict[str, Any] = {"FaceURL": sheet.face, "NumWidth": sheet.cols, "NumHeight": sheet.rows,
+                                "BackIsHidden": True, "UniqueBack": unique_back, "BackURL": sheet.back,
                                 "cards": [{"slot": slot, "item": items[i].id, "count": items[i].count}
                                           for slot, i in enumerate(chunk)]}
         if unique_back:
-            back_name = f"{component.id}-backs-{sheet_index + 1}.png"
-            out[back_name] = _sheet(back_images, cols, rows, cell_w, cell_h, hidden)
-            deck["BackURL"] = back_name
-        else:
-            deck["BackURL"] = shared_back
+            out[sheet.back] = _sheet(back_images, sheet.cols, sheet.rows, cell_w, cell_h, hidden)
         decks.append(deck)
-        sheets.append(SheetSlots(name, deck["BackURL"], cols, rows, unique_back,
-                                 [(items[i].id, items[i].count) for i in chunk]))
     if not unique_back:
         out[shared_back] = _png(hidden)  # the back, or a plain one TTS shows when a component has none
     summary = {"game": game.id, "component": component.id, "card_width_px": cell_w, "card_height_px": cell_h,
@@ -382,20 +374,7 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
 
     from generator.render.exports.tts import piece_objects, to_bytes
 
-    items = list(component.items)
-    has_back = back_layout(component) is not None
-    shots: list[tuple[str, Face]] = []
-    pieces: list[tuple[str, int, str, str]] = []
-    for item in items:
-        front = f"{component.id}-{item.id}.png"
-        front_face = renderer.face(game, component, item, "front")
-        shots.append((front, front_face))
-        back = ""
-        back_face = renderer.face(game, component, item, "back") if has_back else None
-        if back_face is not None and back_face != front_face:  # an equal back is the same image: TTS shows it twice
-            back = f"{component.id}-{item.id}-back.png"
-            shots.append((back, back_face))
-        pieces.append((item.id, item.count, front, back))
+    shots, pieces = piece_list(renderer, game, component)
     distinct = list(dict.fromkeys(face for _, face in shots))  # a tile's shared back is drawn and encoded once
     drawn = workers.map_pixels(faces_pdf(distinct, 0.0, 72, compress=False), pixel_scale(DPI), len(distinct))
     images: dict[Face, bytes] = {}
@@ -413,6 +392,26 @@ def _tts_pieces(renderer: FaceRenderer, game: Game, component: Component, worker
                           (component.size.width, component.size.height))
     out.append(OutputFile(f"{component.id}-saved-object.json", FileKind.TTS_DECK, to_bytes(saved), component.id))
     return out
+
+
+def piece_list(renderer: FaceRenderer, game: Game, component: Component
+               ) -> tuple[list[tuple[str, Face]], list[tuple[str, int, str, str]]]:
+    """A tile or token component's images (name, face) and its pieces (item id, copies, front image, back image
+    or "" when the back is the front): what its saved object and the game's table both name."""
+    has_back = back_layout(component) is not None
+    shots: list[tuple[str, Face]] = []
+    pieces: list[tuple[str, int, str, str]] = []
+    for item in component.items:
+        front = f"{component.id}-{item.id}.png"
+        front_face = renderer.face(game, component, item, "front")
+        shots.append((front, front_face))
+        back = ""
+        back_face = renderer.face(game, component, item, "back") if has_back else None
+        if back_face is not None and back_face != front_face:  # an equal back is the same image: TTS shows it twice
+            back = f"{component.id}-{item.id}-back.png"
+            shots.append((back, back_face))
+        pieces.append((item.id, item.count, front, back))
+    return shots, pieces
 
 
 def _sheet(faces: list[Any], cols: int, rows: int, cell_w: int, cell_h: int, hidden: Any) -> bytes:

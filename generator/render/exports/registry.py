@@ -168,18 +168,36 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
 
 
 def _tts(given: ExportInput, settings: TtsSettings) -> list[OutputFile]:
+    """The component's TTS images and saved object; the game's first printable component also brings the whole
+    table, boards and sheets included (`generator.render.exports.tts_table`)."""
+    from generator.render.exports.hosted import depend_on_game_data, is_host
     from generator.render.exports.raster import export_tts
+    from generator.render.exports.tts_table import export_tts_table
 
     base = f"{settings.tts_url.rstrip('/')}/{given.game.id}/tts/" if settings.tts_url else ""
-    return export_tts(given.faces, given.game, given.component, given.workers, base)
+    files = export_tts(given.faces, given.game, given.component, given.workers, base)
+    if is_host(given.game, given.component):
+        depend_on_game_data(given.faces.project, given.game)
+        files += export_tts_table(given.faces, given.game, given.workers, base)
+    return files
 
 
 def _service(given: ExportInput, settings: Any) -> list[OutputFile]:
+    """What a print service asks for of the component; the game's first printable component also brings the
+    boards the service takes (the build makes no job for a board: `generator.render.exports.hosted`)."""
+    from generator.render.exports.hosted import depend_on_game_data, is_host
     from generator.render.exports.service import export_preset
 
-    if settings.preset is None:
+    preset = settings.preset
+    if preset is None:
         return []
-    return export_preset(given.faces, given.game, given.component, settings.preset, given.workers)
+    files = export_preset(given.faces, given.game, given.component, preset, given.workers)
+    boards = [c for c in given.game.components if c.kind == "board" and preset.skip_reason(c) is None]
+    if boards and is_host(given.game, given.component):
+        depend_on_game_data(given.faces.project, given.game)
+        for board in boards:
+            files += export_preset(given.faces, given.game, board, preset, given.workers)
+    return files
 
 
 def preset_exporter(preset: Any) -> Exporter:

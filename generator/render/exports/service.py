@@ -49,6 +49,7 @@ class Geometry:
     trim_h: float
     scale: float
     reach: float  # mm beyond the face's own trim that its background must be drawn, so no page edge shows paper
+    turned: bool = False  # the face is drawn a quarter turn (a landscape card on an upright service size)
 
     def trim_box(self) -> tuple[float, float, float, float]:
         """The service's trim centred on the page (points): the TrimBox the shop cuts along."""
@@ -59,8 +60,12 @@ class Geometry:
 
 def geometry(preset: Preset, component: Component) -> Geometry:
     """The service's page for this component's faces (see presets.yaml: sizes, fit, bleed_mm, dpi)."""
+    fit = preset.fitting(component)
+    turned = fit is not None and fit.turned
     face_w, face_h = component.size.width, component.size.height
-    rule = preset.size_rule(component)
+    if turned:  # the face as it lies on the service's upright page
+        face_w, face_h = face_h, face_w
+    rule = fit.rule if fit is not None else None
     trim_w, trim_h = rule.trim_mm if rule is not None and rule.trim_mm else (face_w, face_h)
     if rule is not None and rule.px is not None:
         page_w, page_h = (n * 72.0 / preset.dpi for n in rule.px)
@@ -72,7 +77,7 @@ def geometry(preset: Preset, component: Component) -> Geometry:
     scale = 1.0 if preset.fit == "pad" else max(trim_w / face_w, trim_h / face_h)
     page_w_mm, page_h_mm = page_w / pt(1), page_h / pt(1)
     reach = max(page_w_mm / scale - face_w, page_h_mm / scale - face_h) / 2 + 0.5
-    return Geometry(page_w, page_h, trim_w, trim_h, scale, max(reach, 0.5))
+    return Geometry(page_w, page_h, trim_w, trim_h, scale, max(reach, 0.5), turned)
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,8 @@ def pages_pdf(faces: Sequence[Face], order: Sequence[int], geo: Geometry, title:
         c.saveState()
         c.translate(geo.page_w / 2, geo.page_h / 2)
         c.scale(geo.scale, geo.scale)
+        if geo.turned:
+            c.rotate(90)  # a quarter turn anticlockwise: the landscape face's top lies along the page's left edge
         c.translate(-pt(face.width) / 2, -pt(face.height) / 2)
         c.doForm(name)
         c.restoreState()
@@ -152,7 +159,8 @@ def manifest(preset: Preset, rows: list[dict[str, Any]]) -> tuple[str, bytes]:
 
 def export_preset(renderer: FaceRenderer, game: Game, component: Component, preset: Preset,
                   workers: Workers) -> list[OutputFile]:
-    """Every file `preset` asks for of one component (none when the service does not take it)."""
+    """Every file `preset` asks for of one component (none when the service does not take it: the build names it
+    in a warning, and `presets.nothing_written` says when a game gets no file at all)."""
     if preset.skip_reason(component) is not None:
         return []
     writer = {"png": _png, "pdf-deck": _pdf_deck, "pdf-sides": _pdf_sides, "sheets": _sheets}[preset.writes]
