@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 # command name -> module under generator.cli that defines a click command of that name.
 COMMANDS: dict[str, str] = {
+    "init": "new",
+    "new": "new",
     "list": "info",
     "show": "info",
     "validate": "validate",
@@ -40,6 +42,8 @@ COMMANDS: dict[str, str] = {
 
 # command name -> the first paragraph of its help, for `pnp --help` without importing every command.
 SUMMARIES: dict[str, str] = {
+    "init": "Make a new project in DIR: data/, templates/, fonts/, art/ and a README, to add games to with pnp new.",
+    "new": "Add a game to the project: game.yaml, a deck of cards, its layouts and a rulebook, ready to build.",
     "list": "The games, their components and counts.",
     "show": "One game in detail: components, contents, player counts, design notes and decisions.",
     "validate": "Check every deck against its game's rules: counts, deals, effects, layouts, text fit.",

@@ -34,7 +34,7 @@ from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING
 
 from generator.errors import PnpError
-from generator.project import Project
+from generator.project import GAME_IDS, Project
 
 if TYPE_CHECKING:
     from generator.checks import Check
@@ -185,6 +185,9 @@ def discover() -> tuple[tuple[Entry, ...], tuple[tuple[str, str], ...]]:
 
 def no_engine(game_id: str) -> str:
     """The one line for a game with no rules engine, where one is needed."""
+    if game_id in GAME_IDS:  # a shipped game: its registration is in this package's own metadata
+        return (f"{game_id} has no rules engine registered: the installed pirate-press metadata lacks its entry "
+                f"point in {GROUP}; reinstall the package (pip install -e . in a checkout)")
     return (f"{game_id} has no rules engine, so it cannot be simulated, swept, checked or played (it builds and "
             f"validates without one); to add one, {HOW_TO_ADD}")
 
