@@ -163,15 +163,32 @@ def _made_of(entries: tuple[Entry, ...], clashes: tuple[tuple[str, str], ...]) -
 
 def discover() -> tuple[tuple[Entry, ...], tuple[tuple[str, str], ...]]:
     """The installed engines: every entry point in `GROUP`, by game id; a game two distributions
-    register differently is a clash (its own error when played, the others unaffected)."""
-    from importlib.metadata import entry_points  # here: a command that never makes a registry (pnp list) skips it
+    register differently is a clash (its own error when played, the others unaffected).
 
+    The working folder is left out of the search (`python -m` puts it first on sys.path): a project
+    folder is data, and a `*.dist-info` dropped into one never makes pnp import anything."""
+    import os
+    import re
+    import sys
+    from importlib.metadata import distributions  # here: a command that never makes a registry (pnp list) skips it
+
+    here = os.path.realpath(os.getcwd())
+    paths = [p for p in sys.path if p and os.path.realpath(p) != here]
     found: dict[str, list[tuple[str, str]]] = {}
-    for point in entry_points(group=GROUP):
-        origin = point.dist.name if point.dist is not None else ""
-        claims = found.setdefault(point.name, [])
-        if all(value != point.value for value, _origin in claims):
-            claims.append((point.value, origin))
+    seen: set[str] = set()
+    for dist in distributions(path=paths):
+        try:
+            name = dist.metadata["Name"]
+        except Exception:  # unreadable metadata of some other package: not an engine of ours
+            continue
+        key = re.sub(r"[-_.]+", "-", name).lower() if name else ""
+        if not key or key in seen:  # the first copy of a distribution on the path is the one Python imports
+            continue
+        seen.add(key)
+        for point in dist.entry_points.select(group=GROUP):
+            claims = found.setdefault(point.name, [])
+            if all(value != point.value for value, _origin in claims):
+                claims.append((point.value, name or ""))
     entries, clashes = [], []
     for game_id, claims in sorted(found.items()):
         if len(claims) == 1:

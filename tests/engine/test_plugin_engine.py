@@ -58,3 +58,14 @@ def test_an_installed_plugin_adds_its_game_to_every_command(tmp_path: Path) -> N
 
     without = _pnp(root, tmp_path / "empty-site", "simulate", "nim")  # the same project, plugin not installed
     assert without.returncode == 2 and without.stderr.startswith("pnp: nim has no rules engine")
+
+
+def test_a_plugin_dropped_into_the_project_folder_is_never_run(tmp_path: Path) -> None:
+    """`python -m generator` puts the working folder first on sys.path; the plugin search leaves it out, so a
+    project folder holding a package and its dist-info stays data."""
+    root = tmp_path / "project"
+    fifth_game.make_project(root)
+    fifth_game.install_plugin(root)
+    (root / "plunder_pile" / "__init__.py").write_text("raise SystemExit('project code ran')\n", encoding="utf-8")
+    done = _pnp(root, tmp_path / "empty-site", "simulate", "nim")
+    assert done.returncode == 2 and done.stderr.startswith("pnp: nim has no rules engine"), done.stderr
