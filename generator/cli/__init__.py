@@ -111,9 +111,13 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
     Works on the project folder it runs in (data/, templates/, output/), or on --root.
     """
     from generator.cli.context import Context
-    from generator.engine.registry import Registry
 
-    ctx.obj = Context.create(root, quiet, ctx.obj if isinstance(ctx.obj, Registry) else None)
+    given = None
+    if ctx.obj is not None:  # a registry passed to main(); the installed one is discovered only when needed
+        from generator.engine.registry import Registry
+
+        given = ctx.obj if isinstance(ctx.obj, Registry) else None
+    ctx.obj = Context.create(root, quiet, given)
 
 
 def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any:

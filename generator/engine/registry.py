@@ -166,28 +166,25 @@ def discover() -> tuple[tuple[Entry, ...], tuple[tuple[str, str], ...]]:
     register differently is a clash (its own error when played, the others unaffected).
 
     The working folder is left out of the search (`python -m` puts it first on sys.path): a project
-    folder is data, and a `*.dist-info` dropped into one never makes pnp import anything."""
+    folder is data, and a `*.dist-info` dropped into one never makes pnp import anything. Every copy of
+    a package on the path is read, so a stale copy without our entry points (an old egg-info in a
+    checkout) hides nothing, and copies that disagree are a clash, not a silent pick."""
     import os
-    import re
     import sys
     from importlib.metadata import distributions  # here: a command that never makes a registry (pnp list) skips it
 
     here = os.path.realpath(os.getcwd())
     paths = [p for p in sys.path if p and os.path.realpath(p) != here]
     found: dict[str, list[tuple[str, str]]] = {}
-    seen: set[str] = set()
     for dist in distributions(path=paths):
         try:
-            name = dist.metadata["Name"]
+            points = dist.entry_points.select(group=GROUP)
+            name = dist.metadata["Name"] if points else ""  # parsed only for the few that register an engine
         except Exception:  # unreadable metadata of some other package: not an engine of ours
             continue
-        key = re.sub(r"[-_.]+", "-", name).lower() if name else ""
-        if not key or key in seen:  # the first copy of a distribution on the path is the one Python imports
-            continue
-        seen.add(key)
-        for point in dist.entry_points.select(group=GROUP):
+        for point in points:
             claims = found.setdefault(point.name, [])
-            if all(value != point.value for value, _origin in claims):
+            if all(value != point.value for value, _origin in claims):  # two copies of one package agree
                 claims.append((point.value, name or ""))
     entries, clashes = [], []
     for game_id, claims in sorted(found.items()):

@@ -155,3 +155,11 @@ def test_the_registry_is_an_immutable_value() -> None:
 
 def test_every_shipped_game_has_a_working_engine(project: Project) -> None:
     assert [e.game_id for e in REGISTRY.verify(project)] == project.game_ids()
+
+
+def test_a_stale_copy_of_this_package_hides_no_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An old egg-info of pirate-press in a checkout on sys.path (made before the engines were entry points)
+    lacks the group: every copy on the path is read, so the installed registrations still count."""
+    fifth_game.write_distribution(tmp_path, "pirate-press", "0.0.1", {"console_scripts": {"pnp": "generator.cli:main"}})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert Registry().game_ids == REGISTRY.game_ids
