@@ -35,7 +35,7 @@ class Context:
     @property
     def registry(self) -> Registry:
         """The given registry, or the installed engines: discovered only by a command that asks
-        (`pnp list` and `pnp show` never read the packages' metadata)."""
+        (`pnp list` never reads the packages' metadata)."""
         if self.given_registry is not None:
             return self.given_registry
         from generator.engine.registry import REGISTRY
