@@ -3,13 +3,14 @@
 Four sources of checks, each owned where its knowledge lives:
   * generic deck checks (`engine.composition`): declared contents, removals, ids, facts stated once;
   * the game's own rules (its engine's `composition_checks`, found through the
-    registry): deal arithmetic run through the real setup code, known effects and abilities;
+    registry): deal arithmetic run through the real setup code, known effects and abilities.
+    A game without an engine (a data-only game) skips them; a game whose engine does not
+    load fails one check that says why, and the other games validate as before;
   * the layouts (`render.fit.layout_checks`): layouts exist, expressions render, text fits;
   * preflight (`render.preflight.preflight_checks`): text and icons inside the safe zone and frames;
   * the documents (`document_checks`): the rulebook template exists, and every
     document template renders and parses, so validation fails wherever a build would.
-A game without a working engine is not a failed check but an EngineError: the
-project cannot run at all. This module sits beside the CLI: it may import both engine and render.
+This module sits beside the CLI: it may import both engine and render.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from generator.checks import Check
 from generator.engine.composition import generic_checks
-from generator.engine.registry import REGISTRY, Registry
+from generator.engine.registry import REGISTRY, EngineError, Registry
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
@@ -99,7 +100,7 @@ def document_checks(game: Game, project: Project, share: bool = False) -> list[C
 
 def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
                   known: SideChecks | None = None, share_parses: bool = False) -> GameReport:
-    """Every check on one game; an EngineError when the game has no working engine.
+    """Every check on one game: its engine's too when it has one (an engine that does not load is a failed check).
 
     With `known` (a build's), each component side's layout and preflight checks are reused
     while nothing they depend on changed (see `SideChecks`); with `share_parses` (a build's),
@@ -113,10 +114,9 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
         # need not be re-checked on disk for each of the next thousand faces.
         project = project.with_gate(ReadGate(project.root, per_build=True))
 
-    engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
-    report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
+    report.checks += engine_checks(game, registry)
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:
         report.checks += [check for layout_part, _ in by_side for check in layout_part]
@@ -131,6 +131,19 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
         report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
     report.checks += document_checks(game, project, share_parses)
     return report
+
+
+def engine_checks(game: Game, registry: Registry) -> list[Check]:
+    """The game's own deck checks from its engine; none for a game without one (its data, layouts and
+    documents are checked all the same), and one failed check when its engine does not load."""
+    try:
+        engine = registry.engine_or_none(game.id)
+    except EngineError as exc:
+        return [Check("rules engine loads", "an engine that loads and fits the game", exc.message, False,
+                      game.location)]
+    if engine is None:
+        return []
+    return _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
 
 
 class SideChecks:

@@ -152,7 +152,6 @@ class BuildSession:
         options.check()
         named = list(game_ids)
         ids = self.game_ids(named)
-        self.registry.require(self.project, ids)  # a game folder without its engine fails here, loudly
         clean_temporaries(self.project.output_dir)  # what a killed build left behind
         self.gate.next_generation()
         kept = self._cache if speedups().memos else None  # a watch's manifest stays in memory (generator.speed)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 # command name -> module under generator.cli that defines a click command of that name.
 COMMANDS: dict[str, str] = {
+    "init": "new",
+    "new": "new",
     "list": "info",
     "show": "info",
     "validate": "validate",
@@ -40,6 +42,8 @@ COMMANDS: dict[str, str] = {
 
 # command name -> the first paragraph of its help, for `pnp --help` without importing every command.
 SUMMARIES: dict[str, str] = {
+    "init": "Make a new project in DIR: data/, templates/, fonts/, art/ and a README, to add games to with pnp new.",
+    "new": "Add a game to the project: game.yaml, a deck of cards, its layouts and a rulebook, ready to build.",
     "list": "The games, their components and counts.",
     "show": "One game in detail: components, contents, player counts, design notes and decisions.",
     "validate": "Check every deck against its game's rules: counts, deals, effects, layouts, text fit.",
@@ -107,9 +111,13 @@ def cli(ctx: click.Context, root: str, quiet: bool) -> None:
     Works on the project folder it runs in (data/, templates/, output/), or on --root.
     """
     from generator.cli.context import Context
-    from generator.engine.registry import Registry
 
-    ctx.obj = Context.create(root, quiet, ctx.obj if isinstance(ctx.obj, Registry) else None)
+    given = None
+    if ctx.obj is not None:  # a registry passed to main(); the installed one is discovered only when needed
+        from generator.engine.registry import Registry
+
+        given = ctx.obj if isinstance(ctx.obj, Registry) else None
+    ctx.obj = Context.create(root, quiet, given)
 
 
 def main(argv: list[str] | None = None, registry: Registry | None = None) -> Any:

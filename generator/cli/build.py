@@ -15,7 +15,8 @@ from typing import Any, cast
 import click
 
 from generator.cli.context import Context, pass_context, quiet_option
-from generator.errors import Refused, UsageError
+from generator.engine.registry import EngineError
+from generator.errors import DataError, PnpError, Refused, UsageError
 
 
 def _offset(value: str) -> tuple[float, float]:
@@ -155,14 +156,14 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     started = time.perf_counter()
     with BuildSession(ctx.project, registry=ctx.registry) as session:
         if only:
-            ids = session.game_ids(games)
-            known = {c.id for game_id in ids for c in session.load(game_id).components}
+            known = {c.id for game in _loadable(session, games) for c in game.components}
             unknown = [c for c in only if c not in known]
             if unknown:
                 raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
-        result = session.build(games, options, force=force, clean=clean,
-                               progress=_progress_bar if ctx.show_progress else None)
-        skip_notes, empty = _preset_skips(session, games, options)
+        result, broken = build_apart(session, games, options, force=force, clean=clean,
+                                     progress=_progress_bar if ctx.show_progress else None)
+        built = tuple(game_id for game_id in session.game_ids(games) if game_id not in broken)
+        skip_notes, empty = _preset_skips(session, built, options) if built else ([], [])
     for warning in result.all_warnings():
         ctx.note(f"warning: {warning}")
     for line in skip_notes:
@@ -173,8 +174,56 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
         if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not values.get("no_gallery")):
             click.echo(f"gallery: {where}/index.html")
-    if empty:  # a print order with nothing in it: the files that fit are written, and the exit code says so
-        raise Refused("; ".join(empty))
+    # a broken game is its own line; a print order with nothing in it is one too: the files that fit are written
+    # (and the other games built), and the exit code says what failed
+    ctx.fail_for([*broken.values(), *([Refused("; ".join(empty))] if empty else [])])
+
+
+# What one game can get wrong without the others being at fault: its data or templates, its validation, its engine.
+ONE_GAMES_FAULT: tuple[type[PnpError], ...] = (DataError, Refused, EngineError)
+
+
+def build_apart(session: Any, games: tuple[str, ...], options: Any, *, force: bool, clean: bool,
+                progress: Any) -> tuple[Any, dict[str, PnpError]]:
+    """Build the games, and when one of them fails, every other one still: each game on its own, and
+    each failure is that game's own error. Returns the merged result and the errors, one per broken game.
+
+    The session builds the games together (one pool of workers, nothing written before every game has
+    validated); only when that build stops on one game's fault does this build them one by one, from the
+    same session (loads, validations and the manifest are reused, so the good games cost little more).
+    An error that names no file of its game is prefixed with the game's id.
+    """
+    from generator.build.session import BuildResult
+
+    try:
+        return session.build(games, options, force=force, clean=clean, progress=progress), {}
+    except ONE_GAMES_FAULT:
+        ids = session.game_ids(games)
+        if len(ids) < 2:
+            raise
+    merged, broken = BuildResult(), {}
+    for game_id in ids:
+        try:
+            result = session.build((game_id,), options, force=force, progress=progress)
+        except ONE_GAMES_FAULT as exc:
+            broken[game_id] = exc if game_id in str(exc) else type(exc)(f"{game_id}: {exc}")
+            continue
+        merged.games += result.games
+        merged.warnings += result.warnings
+        merged.gallery_written = merged.gallery_written or result.gallery_written
+        merged.changed_during_build += result.changed_during_build
+    return merged, broken
+
+
+def _loadable(session: Any, games: tuple[str, ...]) -> list[Any]:
+    """The named games whose data loads (a broken one fails on its own in the build, with its own line)."""
+    loaded = []
+    for game_id in session.game_ids(games):
+        try:
+            loaded.append(session.load(game_id))
+        except ONE_GAMES_FAULT:
+            continue
+    return loaded
 
 
 def _preset_skips(session: Any, games: tuple[str, ...], options: Any) -> tuple[list[str], list[str]]:

@@ -40,6 +40,7 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     from generator.load.overrides import parse_overrides
 
     ctx.games([game_id])  # an unknown game fails here, before the log is read
+    ctx.registry.engine(game_id)  # and so does a game without a rules engine, or with a broken one
     records = read_log(log_path, str(log_path))
     if not records:
         raise UsageError(f"{log_path} holds no game")

@@ -6,21 +6,23 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator.engine.registry import REGISTRY, Registry
-from generator.errors import UsageError
+from generator.errors import PnpError, UsageError
 from generator.model import Game
 from generator.project import Project
+
+if TYPE_CHECKING:
+    from generator.engine.registry import Registry
 
 
 @dataclass
 class Context:
     project: Project
     quiet: bool
-    registry: Registry = REGISTRY  # which engine plays which game; tests pass their own
+    given_registry: Registry | None = None  # which engine plays which game; tests pass their own
     _games: dict[str, Game] = field(default_factory=dict)
 
     @classmethod
@@ -28,17 +30,25 @@ class Context:
         project = Project.at(root)
         if not project.root.is_dir():
             raise UsageError(f"--root {root!r} is not a folder")
-        return cls(project, quiet, registry or REGISTRY)
+        return cls(project, quiet, registry)
+
+    @property
+    def registry(self) -> Registry:
+        """The given registry, or the installed engines: discovered only by a command that asks
+        (`pnp list` never reads the packages' metadata)."""
+        if self.given_registry is not None:
+            return self.given_registry
+        from generator.engine.registry import REGISTRY
+
+        return REGISTRY
 
     @property
     def show_progress(self) -> bool:
         """Progress bars only for a person at a terminal: not in CI, not with --quiet."""
         return not self.quiet and sys.stderr.isatty() and not os.environ.get("CI")
 
-    def games(self, ids: Iterable[str] = ()) -> list[Game]:
-        """Load the named games (all when none are named), each once per command."""
-        from generator.load import load_game
-
+    def game_ids(self, ids: Iterable[str] = ()) -> list[str]:
+        """The named games (all under data/ when none are named); a UsageError for an unknown one."""
         wanted = list(ids) or self.project.game_ids()
         if not wanted:
             raise UsageError(f"no games under {self.project.display(self.project.data_dir)}/ (is --root right?)")
@@ -46,11 +56,40 @@ class Context:
         for game_id in wanted:
             if game_id not in known:
                 raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
-        self.registry.require(self.project, wanted)  # a game folder without its engine fails here, loudly
+        return wanted
+
+    def games(self, ids: Iterable[str] = ()) -> list[Game]:
+        """Load the named games (all when none are named), each once per command; the first that does
+        not load stops the command (see `games_apart` for one that goes on without it)."""
+        from generator.load import load_game
+
+        wanted = self.game_ids(ids)
         for game_id in wanted:
             if game_id not in self._games:
                 self._games[game_id] = load_game(self.project, game_id)
         return [self._games[g] for g in wanted]
+
+    def games_apart(self, ids: Iterable[str] = ()) -> tuple[list[Game], list[PnpError]]:
+        """The named games that load, and one error per game that does not: a broken game is its own
+        line and never stops the others."""
+        loaded, broken = [], []
+        for game_id in self.game_ids(ids):
+            try:
+                (game,) = self.games([game_id])
+            except PnpError as exc:
+                broken.append(exc)
+                continue
+            loaded.append(game)
+        return loaded, broken
+
+    def fail_for(self, broken: list[PnpError]) -> None:
+        """After a command has done what it could: each broken game's error as its own line, and the
+        exit code of the worst (nothing when none is broken)."""
+        if not broken:
+            return
+        for error in broken:
+            click.echo(f"pnp: {error}", err=True)
+        raise click.exceptions.Exit(max(error.exit_code for error in broken))
 
     def echo(self, message: str = "", **kwargs: object) -> None:
         click.echo(message, **kwargs)  # type: ignore[arg-type]

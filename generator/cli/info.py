@@ -26,15 +26,27 @@ def _minutes(game: Game) -> str:
 @pass_context
 def list_command(ctx: Context, as_json: bool) -> None:
     """The games, their components and counts."""
-    games = ctx.games()
+    games, broken = ctx.games_apart()  # a game whose data does not load is its own error line, after the rest
     if as_json:
         ctx.echo(json.dumps([_summary(g) for g in games], indent=2))
+        ctx.fail_for(broken)
         return
     rows = []
     for game in games:
         components = ", ".join(f"{c.count} {c.plural if c.count != 1 else c.name}" for c in game.components)
         rows.append([game.id, game.title, _players(game), _minutes(game), components])
-    ctx.echo(format_table(["game", "title", "players", "minutes", "components"], rows, wrap={4: 60}))
+    if rows:
+        ctx.echo(format_table(["game", "title", "players", "minutes", "components"], rows, wrap={4: 60}))
+    ctx.fail_for(broken)
+
+
+def _engine_line(ctx: Context, game_id: str) -> str:
+    """Which engine plays the game and which package registered it, or that it has none (a data-only game)."""
+    registry = ctx.registry
+    if not registry.has_engine(game_id):
+        return "none (it builds and validates; simulate, sweep, check and play need one: see docs/new-game.md)"
+    origin = registry.origin(game_id)
+    return registry.engines[game_id].partition(":")[0] + (f" (from {origin})" if origin else "")
 
 
 def _summary(game: Game) -> dict[str, object]:
@@ -63,6 +75,7 @@ def show_command(ctx: Context, game_id: str, as_json: bool) -> None:
     if game.tagline:
         ctx.echo(game.tagline)
     ctx.echo(f"{_players(game)} players, {_minutes(game)} minutes, age {game.age}+")
+    ctx.echo(f"rules engine: {_engine_line(ctx, game.id)}")
     for credit in game.credits:
         ctx.echo(f"{credit.role}: {', '.join(credit.names)}")
     ctx.echo()

@@ -39,14 +39,20 @@ def validate_command(ctx: Context, game_ids: tuple[str, ...], as_json: bool, fai
     """Check every deck against its game's rules: counts, deals, effects, layouts, text fit.
 
     Exits 0 when every check passes and 1 when any fails; each failure names
-    the YAML file and line to fix. A game whose engine is missing or broken
-    cannot be checked at all: exit 2.
+    the YAML file and line to fix. A game without a rules engine is checked
+    from its data alone; one whose engine does not load fails a check. A game
+    whose data cannot be read is one line of its own after the others' reports: exit 2.
     """
-    reports = validate_games(ctx.games(game_ids), ctx.project, ctx.registry)
+    games, broken = ctx.games_apart(game_ids)
+    reports = validate_games(games, ctx.project, ctx.registry)
     if as_json:
         ctx.echo(json.dumps([r.to_json() for r in reports], indent=2))
     else:
         ctx.echo("\n\n".join(format_report(r, not (failures_only or ctx.quiet)) for r in reports))
     failed = [r.game_id for r in reports if not r.ok]
-    if failed:
-        raise Refused(f"{', '.join(failed)}: {len(failed)} of {len(reports)} game(s) failed validation")
+    verdict = f"{', '.join(failed)}: {len(failed)} of {len(reports)} game(s) failed validation" if failed else ""
+    if broken and verdict:
+        ctx.echo(f"pnp: {verdict}", err=True)  # then the unreadable games' lines, and their exit code (2)
+    ctx.fail_for(broken)
+    if verdict:
+        raise Refused(verdict)

@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from generator.cli.build import build_command, options_from_cli
+from generator.cli.build import build_apart, build_command, options_from_cli
 from generator.cli.context import Context, pass_context, quiet_option
 from generator.engine.registry import Registry
 from generator.errors import PnpError
@@ -160,7 +160,12 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
     clock = CardClock()
     with BuildSession(project, raster_jobs=1, registry=registry, watching=True) as session:
         def run_build() -> Any:
-            return session.build(game_ids, options, progress=clock.progress)
+            # a broken game is reported, after every other game has been rebuilt (`build_apart`)
+            result, broken = build_apart(session, game_ids, options, force=False, clean=False, progress=clock.progress)
+            if broken:
+                errors = list(broken.values())
+                raise type(errors[0])("; ".join(map(str, errors)))
+            return result
 
         def build() -> Any:
             return around(run_build) if around else run_build()

@@ -10,6 +10,8 @@ import threading
 import time
 from typing import ClassVar
 
+import pytest
+
 from generator.build.options import BuildOptions
 from generator.build.session import build
 from generator.cli.watch import watch_loop
@@ -248,3 +250,36 @@ def test_a_rebuild_line_says_when_the_cards_were_done_before_the_documents(proje
         assert float(found[2]) <= float(found[1])
         unchanged, _ = rebuild_line(project_copy, run_build, [cards], clock)
         assert unchanged.startswith("data/counterattack/cards.yaml: 0 jobs rebuilt") and "cards in" not in unchanged
+
+
+@pytest.mark.slow
+def test_watch_rebuilds_the_good_games_while_another_is_broken(tmp_path, capsys, monkeypatch) -> None:
+    """A game left broken (its YAML does not parse) is reported on every rebuild, and an edit to another game is
+    still built: one broken game never holds the others back."""
+    import watchfiles
+
+    from generator.cli.watch import watch_and_build
+    from generator.engine.registry import Registry
+    from tests.helpers import run_pnp
+
+    run_pnp(capsys, "init", str(tmp_path))
+    for game_id in ("good", "bad"):
+        run_pnp(capsys, "--root", str(tmp_path), "-q", "new", game_id)
+    (tmp_path / "data" / "bad" / "game.yaml").write_text("game:\n  id: bad\n  title: [unclosed\n", encoding="utf-8")
+    cards = tmp_path / "data" / "good" / "cards.yaml"
+    sheet = tmp_path / "output" / "good" / "good-card-a4-duplex-long.pdf"
+    seen: list[bytes] = []
+
+    def batches(*folders, **settings):  # what watchfiles would yield, with an edit to the good game between
+        seen.append(sheet.read_bytes())
+        edit(cards, "name: Spyglass,", "name: Brass Spyglass,")
+        yield {(2, str(cards))}
+
+    monkeypatch.setattr(watchfiles, "watch", batches)
+    lines: list[str] = []
+    options = BuildOptions(papers=("a4",), exports=("sheets",))
+    watch_and_build(Project.at(tmp_path), Registry({}), (), options, lines.append)
+    start, _watching, edited = lines
+    broken = "error: data/bad/game.yaml:4: not valid YAML: did not find expected ',' or ']'"
+    assert start == f"start: {broken}" and edited == f"data/good/cards.yaml: {broken}"
+    assert sheet.read_bytes() != seen[0]  # the good game's sheet was drawn again with the new name

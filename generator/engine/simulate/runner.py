@@ -39,7 +39,7 @@ class EngineSource:
 
     root: str
     game_id: str
-    engine: str  # dotted module path of the engine (its registry entry)
+    engine: str  # dotted module path of the engine (what its entry point names)
     overrides: tuple[Override, ...] = ()  # `--set PATH=VALUE`, applied to the data as it loads
 
     def build(self) -> tuple[Rules, dict[str, type[Bot]]]:

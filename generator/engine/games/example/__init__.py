@@ -4,8 +4,9 @@ Players take 1..`take_max` doubloons from one pile in turn; whoever takes the
 last one wins. Alone, you play against the tide: after each of your turns the
 sea takes the amount the deal says, and you must take the last doubloon
 yourself. Its numbers come from the game's `rules:` in the YAML, like any
-engine's. No game ships with it (the registry does not list it): the test
-suite plays it, and `tests/fifth_game/` is a whole game built around it.
+engine's. No game ships with it (no entry point registers it): the test
+suite plays it, and `tests/fifth_game/` is a whole game built around it,
+its engine an installable plugin (`plunder_pile`) that reuses these modules.
 
 How to add a game's engine, step by step (this package is each step's example):
 
@@ -34,8 +35,11 @@ How to add a game's engine, step by step (this package is each step's example):
 6. **checks.py**: `composition_checks(game)`, the game's own deck checks for
    `pnp validate`, run through the engine's real setup code.
 7. **__init__.py** (this file): the three hooks `RULES`, `BOTS` and
-   `composition_checks`; then one line mapping the game id to the package in
-   `generator/engine/registry.py`. The registry checks the hooks at start-up.
+   `composition_checks`. Then register the package: in its distribution's
+   pyproject.toml, under `[project.entry-points."pirate_press.engines"]`, one
+   line `your-game = "your_package:RULES"` (the name is the data folder's),
+   and `pip install` it. The registry finds it and checks the hooks when the
+   engine is first asked for; docs/new-game.md walks through it.
 
 Nothing else changes: the simulator, `pnp check`, the replay logs and the
 engine tests are parametrised from the registry and pick the game up.
