@@ -32,6 +32,7 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     shows on top of the page until it is fixed. Click a face to see it large
     with its bleed, trim and safe lines. Ctrl-C stops.
     """
+    from generator.cli.playweb import PREFIX, PlayTables
     from generator.cli.server import BuildState, PreviewServer
     from generator.cli.watch import watch_and_build
     from generator.render.base.units import paper_names
@@ -42,8 +43,10 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
                            jobs=os.cpu_count() or 1)
     state = BuildState()
     placeholder = render_gallery(ctx.project, []).encode("utf-8")
-    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder) as server:
+    play = PlayTables(ctx.project.root, ctx.registry)
+    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder, play) as server:
         if host not in ("127.0.0.1", "localhost", "::1"):
             ctx.note(f"warning: --host {host}: other machines on the network can see the preview")
-        click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop)")
+        click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop); "
+                   f"play against the bots at {server.url}{PREFIX.lstrip('/')}")
         watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
