@@ -213,7 +213,8 @@ class PlaySession:
         bots = tuple("person" if s == self.seat else self.bot_names[s] for s in range(self.players))
         result = result_dict(self.state.result()) if self.over else None
         return GameRecord(game=self.game_id, players=self.players, actions=tuple(texts), deal=self.deal,
-                          seed=self.seed, bots=bots, result=result, names=names)
+                          seed=self.seed, bots=bots, result=result, names=names,
+                          action_lines=(1,) * len(texts), one_line=True)  # as one line of a JSON-lines log
 
 
 def _why(action: int, figures: Mapping[int, tuple[int, float]], text: Any) -> str:
