@@ -146,6 +146,7 @@ def test_the_screen_never_names_a_card_in_another_hand_nor_another_seat_s_bid(
         state.apply_action(state.string_to_action(text))
     names = rules.config.card_names
     face_up |= {c for shown in state.observation(0)["shown"] for c in shown}  # laid out for recruitment
+    face_up |= {c for _row, cards in state.observation(0)["last_ties"] for c in cards}  # tie cards, turned up
     hidden = [names[c] for seat in (1, 2) for c in state.hands[seat] if c not in face_up]  # type: ignore[attr-defined]
     assert hidden
     for name in hidden:

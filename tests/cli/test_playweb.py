@@ -110,6 +110,7 @@ def test_a_browser_round_of_pirate_tricks_never_shows_a_hidden_card_or_bid(clien
         up = true.t.row_up
         seen |= {c for row in true.rows for c in row[:up]}  # face-up row cards: seen by all
         seen |= {c for shown in true.observation(me)["shown"] for c in shown}  # laid out for recruitment
+        seen |= {c for _row, cards in true.last_ties for c in cards if c >= 0}  # tie cards, turned up
         seen |= {c for captured in true.captured for c in captured} | set(true.trick_cards)
         hidden = {c for s, hand in enumerate(true.hands) if s != me for c in hand} - seen
         hidden |= {c for r, row in enumerate(true.rows) if true.row_owner[r] != me for c in row[up:]} - seen

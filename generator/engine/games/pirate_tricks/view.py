@@ -69,14 +69,18 @@ def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
         zones.append(Zone("ditched", "you ditched", tuple(card(c) for c in observation["ditched"])))
     for s, shown in enumerate(observation["shown"]):
         if shown:
-            zones.append(Zone(f"shown-{s + 1}", f"{seat(s)} recruited", tuple(card(c) for c in shown)))
+            zones.append(Zone(f"shown-{s + 1}", f"{seat(s)}: laid out to recruit", tuple(card(c) for c in shown)))
     for s, captured in enumerate(observation["captured"]):
         if captured:
             zones.append(Zone(f"captured-{s + 1}", f"{seat(s)} captured", tuple(card(c) for c in captured)))
     if observation["last_bids"]:
         row, bids = observation["last_bids"][-1]
-        zones.append(Zone("bids", "last bids", text=f"row {row + 1}: "
-                          + ", ".join(f"{seat(s)} {b}" for s, b in enumerate(bids) if b >= 0)))
+        text = f"row {row + 1}: " + ", ".join(f"{seat(s)} {b}" for s, b in enumerate(bids) if b >= 0)
+        ties = [(r, cards) for r, cards in observation["last_ties"] if r == row]
+        if ties:  # the tie cards, turned up once every tied seat has laid one
+            text += "; tie cards " + ", ".join(f"{seat(s)} {config.card_names[c]}"
+                                               for s, c in enumerate(ties[-1][1]) if c >= 0)
+        zones.append(Zone("bids", "last bids", text=text))
     if phase == "bid" and observation["my_bid"] >= 0:
         zones.append(Zone("my-bid", "your bid", text=str(observation["my_bid"])))
     status = (f"round {observation['round'] + 1} of {observation['rounds']}, {phase}; "

@@ -17,7 +17,8 @@ from generator.engine.view import Face, TableView, Zone
 def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
     """The two seas, your hand of ships, the mercenary market, gold and points."""
     config = rules.config  # type: ignore[attr-defined]
-    names = rules.geometry.names  # type: ignore[attr-defined]
+    geometry = rules.geometry  # type: ignore[attr-defined]
+    names, keys = geometry.names, geometry.effect_key  # the printed board: each space's name and sea effect
     ships = {(str(i["fleet"]), int(i["number"])): i.id for i in rules.game.deck(SHIP)}
     me = int(observation["seat"])
     fleet = config.fleets[me]
@@ -27,7 +28,8 @@ def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
 
     def tile(space: int, thing: Mapping[str, Any] | None) -> Face:
         if thing is None:
-            return Face("", None, names[space])
+            effect = keys[space]
+            return Face("", None, names[space] if effect in ("", "none") else f"{names[space]} ({effect})")
         if "mercenary" in thing:
             return Face(MERCENARY, thing["mercenary"], f"{thing['mercenary']} ({config.fleets[thing['seat']]})")
         colour = config.fleets[thing["seat"]]
