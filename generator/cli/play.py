@@ -59,8 +59,8 @@ def play_command(ctx: Context, game_id: str, players: int | None, seat: int, bot
     refuse_unless_plain(path)
     echo = ctx.echo
     others = ", ".join(session.name(s) for s in range(session.players) if s != session.seat)
-    echo(f"{ctx.games([game_id])[0].title}: {session.players} players, seed {session.seed}; you are seat "
-         f"{session.seat + 1} against {others}. Type a number or a move, 'help' for more.")
+    echo(f"{ctx.games([game_id])[0].title}: {session.players} players; you are seat {session.seat + 1} against "
+         f"{others}. Type a number or a move, 'help' for more.")  # the seed would tell the deal: said at the end
     try:
         code = _loop(session, echo, sys.stdin)
     except KeyboardInterrupt:
@@ -209,10 +209,11 @@ def _save(session: PlaySession, path: Path, ctx: Context, reason: str) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, (session.record().to_json() + "\n").encode("utf-8"))
     shown = ctx.project.display(path)
-    moves = len(session.actions)
+    moves, seed = len(session.actions), session.seed
     if not reason:
-        return f"saved the game ({moves} moves) to {shown}; `pnp check {session.game_id} {shown}` replays it"
-    return (f"{reason}: saved the unfinished game ({moves} moves) to {shown}; "
+        return (f"saved the game (seed {seed}, {moves} moves) to {shown}; "
+                f"`pnp check {session.game_id} {shown}` replays it")
+    return (f"{reason}: saved the unfinished game (seed {seed}, {moves} moves) to {shown}; "
             f"`pnp check` replays it and calls it unfinished")
 
 

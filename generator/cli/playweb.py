@@ -134,6 +134,13 @@ class PlayTables:
             return Answer.error(exc.message if hasattr(exc, "message") else str(exc))
         return Answer.error("no such action", HTTPStatus.NOT_FOUND)
 
+    def save_all(self) -> list[str]:
+        """Write the log of every game still in progress (the server is stopping); where each went."""
+        with self.lock:
+            saved = [self._save(session) for session in self.tables.values() if session.actions]
+            self.tables.clear()
+        return saved
+
     # --- pages -------------------------------------------------------------------------------
 
     def _known(self, game_id: str) -> None:

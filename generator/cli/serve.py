@@ -49,4 +49,8 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
             ctx.note(f"warning: --host {host}: other machines on the network can see the preview")
         click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop); "
                    f"play against the bots at {server.url}{PREFIX.lstrip('/')}")
-        watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
+        try:
+            watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
+        finally:  # Ctrl-C: the games in progress on the Play pages are kept as logs
+            for saved in play.save_all():
+                click.echo(f"saved an unfinished game from the Play page to {saved}")

@@ -58,7 +58,8 @@ def test_a_whole_game_answering_1_writes_a_log_check_accepts(
     assert code == 0, err
     assert "game over. scores: you " in out
     assert re.search(r"^(won by .+|nobody won)$", out, re.M)
-    assert out.rstrip().splitlines()[-1].startswith("saved the game (")
+    assert out.rstrip().splitlines()[-1].startswith("saved the game (seed 3, ")
+    assert "seed" not in out.splitlines()[0]  # the seed tells the deal: said only once the game is over
     record = json.loads(log.read_text())
     assert record["game"] == game_id and record["seed"] == 3 and "result" in record
     code, out, err = run_pnp(capsys, "--root", str(root), "check", game_id, str(log), registry=registry)

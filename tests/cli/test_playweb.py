@@ -188,3 +188,17 @@ def test_a_bad_table_layout_is_one_line_at_its_line(client: Client, project: Pro
     assert status == 400
     assert answer["error"] == ("templates/play/counterattack.yaml:2: zone 'hand': w must be a number from 0 "
                                "to 100, got 960")
+
+
+def test_games_in_progress_are_saved_when_the_server_stops(client: Client, project: Project,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import run_pnp
+
+    _status, state = client.post("counterattack", "new", {"seed": 17})
+    client.post("counterattack", "move", {"token": state["token"], "action": 1})
+    client.post("counterattack", "new", {"seed": 18})  # not a move made: nothing worth keeping
+    assert client.play.save_all() == ["output/counterattack/play/seed-17.jsonl"]
+    assert client.play.tables == {}
+    code, out, _err = run_pnp(capsys, "--root", str(project.root), "check", "counterattack",
+                              str(project.output_dir / "counterattack" / "play" / "seed-17.jsonl"))
+    assert code == 1 and "unfinished game" in out
