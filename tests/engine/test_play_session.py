@@ -119,3 +119,23 @@ def test_a_hint_names_a_legal_move_and_says_why(tmp_path: Path) -> None:
     hint = play.hint()
     assert hint.action in {text for _a, text in play.legal()}
     assert hint.why.startswith("in ") and "play-outs from deals consistent with what you see" in hint.why
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("counterattack", 2), ("pirate-tricks", 3),
+                                                  ("all-hands-on-deck", 2), ("pirates-under-fire", 2)])
+def test_every_zone_a_table_layout_places_is_one_its_game_shows(game_id: str, players: int, tmp_path: Path) -> None:
+    """A misspelt zone id in templates/play/GAME.yaml would leave its zone listed under the table."""
+    from generator.cli.context import Context
+    from generator.cli.playweb import load_layout
+
+    layout = load_layout(Context.create(str(REPO), True), game_id)
+    play, _game = session(game_id, players, 0, 3, tmp_path)
+    shown: set[str] = set()
+    while True:
+        while play.bot_move() is not None:
+            shown |= {z.id for z in play.view().zones}
+        shown |= {z.id for z in play.view().zones}
+        if play.over:
+            break
+        play.play("1")
+    assert layout["zones"] and set(layout["zones"]) <= shown, set(layout["zones"]) - shown
