@@ -202,3 +202,21 @@ def test_games_in_progress_are_saved_when_the_server_stops(client: Client, proje
     code, out, _err = run_pnp(capsys, "--root", str(project.root), "check", "counterattack",
                               str(project.output_dir / "counterattack" / "play" / "seed-17.jsonl"))
     assert code == 1 and "unfinished game" in out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "players"), [("counterattack", 1), ("pirate-tricks", 4),
+                                                  ("all-hands-on-deck", 3), ("pirates-under-fire", 2)])
+def test_any_game_plays_to_its_end_in_the_browser_and_check_accepts_the_log(
+        client: Client, project: Project, game_id: str, players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.helpers import run_pnp
+
+    status, state = client.post(game_id, "new", {"players": players, "seat": players, "seed": 6, "bots": "random"})
+    assert status == 200, state
+    while not state["over"]:
+        assert state["legal"] and state["to_act"] == players - 1
+        status, state = client.post(game_id, "move", {"token": state["token"], "action": state["legal"][-1]["text"]})
+        assert status == 200, state
+    assert state["legal"] == [] and len(state["result"]["scores"]) == players
+    code, out, err = run_pnp(capsys, "--root", str(project.root), "check", game_id, str(project.root / state["saved"]))
+    assert code == 0 and out.startswith("legal: "), out + err
