@@ -40,7 +40,7 @@ HELP = """\
 @click.option("--bots", default="heuristic", show_default=True,
               help="The bots in the other seats: one name for all, or one per other seat, comma-separated "
                    "(random, heuristic, search, a game's own bot, or module:Class, as `pnp simulate` takes them).")
-@click.option("--seed", type=int, default=None, help="Deal from this seed (default: a new one, printed).")
+@click.option("--seed", type=int, default=None, help="Deal from this seed (default: a new one, said at the end).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the game here (default output/GAME/play/seed-S.jsonl); `pnp check` replays it.")
 @quiet_option
@@ -50,7 +50,8 @@ def play_command(ctx: Context, game_id: str, players: int | None, seat: int, bot
     """Play GAME against the bots in the terminal: your seat's view, the legal moves numbered, undo and hints.
 
     Type a move's number or its text; 'undo', 'hint', 'help', 'quit'. The game is saved as a log that
-    `pnp check` replays, also when you stop early (quit, end of input, Ctrl-C).
+    `pnp check` replays, also when you stop early (quit, end of input, Ctrl-C). In the browser: the Play
+    page of `pnp serve` (docs/play.md).
     """
     from generator.project import refuse_unless_plain
 
@@ -172,8 +173,8 @@ def _ask(stdin: IO[str], echo: Callable[..., None]) -> str | None:
 
 
 def _told(session: PlaySession, event: Event) -> str:
-    who = session.name(event.seat)
-    return f"  {who}: {event.text}" if event.seat != session.seat else f"  you: {event.text}"
+    notes = "".join(f"\n      {note}" for note in event.notes)
+    return f"  {session.name(event.seat)}: {event.text}{notes}"
 
 
 def _show_table(session: PlaySession, echo: Callable[[str], None]) -> None:

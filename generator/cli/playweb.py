@@ -236,7 +236,7 @@ class PlayTables:
 
 
 def _event(session: PlaySession, event: Any) -> dict[str, Any]:
-    return {"seat": event.seat, "who": session.name(event.seat), "text": event.text}
+    return {"seat": event.seat, "who": session.name(event.seat), "text": event.text, "notes": list(event.notes)}
 
 
 def load_layout(ctx: Context, game_id: str) -> dict[str, Any]:

@@ -32,9 +32,10 @@ class Event:
     seat: int
     text: str
     index: int  # the move's number in the game, from 0
+    notes: tuple[str, ...] = ()  # what came of it, as the person's seat saw ('the pirate wins the trick')
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "text": self.text, "index": self.index}
+        return {"seat": self.seat, "text": self.text, "index": self.index, "notes": list(self.notes)}
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class PlaySession:
         self.deal = rules.random_deal(players, random.Random(seed))
         self.actions: list[int] = []
         self.actors: list[int] = []
+        self.texts: list[str] = []
+        self.log: list[Event] = []
         self.state = self._fresh()
 
     # --- the game ------------------------------------------------------------------------------
@@ -93,19 +96,25 @@ class PlaySession:
         return [(a, state.action_to_string(a)) for a in state.legal_actions()]
 
     def _apply(self, action: int) -> Event:
-        actor = self.state.current_player()
-        text = self.state.action_to_string(action)
-        self.state.apply_action(action)
+        state = self.state
+        actor = state.current_player()
+        text = state.action_to_string(action)
+        narrate = self.hooks.narrate
+        before = dict(state.observation(self.seat)) if narrate is not None else None
+        state.apply_action(action)
+        notes: tuple[str, ...] = ()
+        if narrate is not None and before is not None:
+            notes = tuple(narrate(self.rules, before, dict(state.observation(self.seat))))
         self.actions.append(action)
         self.actors.append(actor)
-        return self._event(len(self.actions) - 1, actor, text)
-
-    def _event(self, index: int, actor: int, text: str) -> Event:
+        self.texts.append(text)
         if actor != self.seat:
             hidden = self.hooks.secret(text)
             if hidden is not None:
                 text = hidden
-        return Event(actor, text, index)
+        event = Event(actor, text, len(self.actions) - 1, notes)
+        self.log.append(event)
+        return event
 
     def bot_move(self) -> Event | None:
         """One bot move, if a bot is to act; None when the person is to act or the game is over."""
@@ -155,7 +164,7 @@ class PlaySession:
             return False
         keep = mine[-1]
         actions = self.actions[:keep]
-        self.actions, self.actors = [], []
+        self.actions, self.actors, self.texts, self.log = [], [], [], []
         self.state = self._fresh()
         for action in actions:
             self._apply(action)
@@ -163,12 +172,7 @@ class PlaySession:
 
     def events(self) -> list[Event]:
         """Every move so far as the person saw it (another seat's secret moves told as the game allows)."""
-        replay = self._fresh()
-        out = []
-        for index, (action, actor) in enumerate(zip(self.actions, self.actors, strict=True)):
-            out.append(self._event(index, actor, replay.action_to_string(action)))
-            replay.apply_action(action)
-        return out
+        return list(self.log)
 
     # --- what the person sees -----------------------------------------------------------------
 
@@ -204,11 +208,7 @@ class PlaySession:
 
     def record(self) -> GameRecord:
         """The game so far as a log `pnp check` replays (with the result once it is over)."""
-        replay = self._fresh()
-        texts = []
-        for action in self.actions:
-            texts.append(replay.action_to_string(action))
-            replay.apply_action(action)
+        texts = self.texts
         names = tuple(self.name(s) for s in range(self.players))
         bots = tuple("person" if s == self.seat else self.bot_names[s] for s in range(self.players))
         result = result_dict(self.state.result()) if self.over else None

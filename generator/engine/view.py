@@ -7,6 +7,8 @@ show a card the seat may not see. An engine package may add a module `view` with
                                                cards) and short texts, in the game's own words
     secret(text) -> str | None                 what the other seats learn of an action whose details
                                                they may not see ('bid 3' -> 'bids'); None when public
+    narrate(rules, before, after) -> [str]     what came of a move, from the seat's observations just
+                                               before and after it ('the pirate wins the trick')
 
 Without it, `generic_table` lists the observation's entries as text and every action is public.
 Where the zones lie on the screen is data: `templates/play/<game>.yaml`.
@@ -75,6 +77,7 @@ class TableView:
 
 TableFn = Callable[[Rules, Mapping[str, Any]], TableView]
 SecretFn = Callable[[str], "str | None"]
+NarrateFn = Callable[[Rules, Mapping[str, Any], Mapping[str, Any]], Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,7 @@ class ViewHooks:
 
     table: TableFn
     secret: SecretFn
+    narrate: NarrateFn | None = None
     own: bool = field(default=False)  # the engine package has a view module
 
 
@@ -114,7 +118,8 @@ def hooks_for(engine_module: str) -> ViewHooks:
         if exc.name != f"{engine_module}.view":
             raise  # the view module exists but imports something missing: a bug, keep the traceback
         return ViewHooks(generic_table, public)
-    return ViewHooks(getattr(module, "table", generic_table), getattr(module, "secret", public), own=True)
+    return ViewHooks(getattr(module, "table", generic_table), getattr(module, "secret", public),
+                     getattr(module, "narrate", None), own=True)
 
 
 def faces(component: str, items: Sequence[Any], label: Callable[[Any], str],

@@ -139,3 +139,16 @@ def test_every_zone_a_table_layout_places_is_one_its_game_shows(game_id: str, pl
             break
         play.play("1")
     assert layout["zones"] and set(layout["zones"]) <= shown, set(layout["zones"]) - shown
+
+
+def test_what_came_of_each_move_is_told_from_the_seat_s_own_view(tmp_path: Path) -> None:
+    """Counterattack: every trick is told as won or lost, with the pirate's card; a flip names the new trump."""
+    play, _game = session("counterattack", 2, 0, 5, tmp_path)
+    while not play.over:
+        if play.bot_move() is None:
+            play.play("1")
+    notes = [note for event in play.events() for note in event.notes]
+    tricks = [n for n in notes if "wins the trick" in n]
+    hands = [n for n in notes if n.startswith("hand over: ")]
+    assert len(tricks) + len(hands) == sum(1 for e in play.events() if not e.text.startswith("flip"))
+    assert all(n.endswith(("compasses", "anchors", "cutlasses", "skulls")) for n in tricks)

@@ -57,3 +57,18 @@ def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
                                                                             observation["curses"], strict=True)))))
     status = f"round {observation['round']}, {phase}"
     return TableView(tuple(zones), tuple(float(p) for p in observation["points"]), status)
+
+
+def narrate(rules: Rules, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Points and curses changing hands, a new round: what came of a move."""
+    me = after["seat"]
+    notes = []
+    for s, (old, new) in enumerate(zip(before["points"], after["points"], strict=True)):
+        if old != new:
+            notes.append(f"{'you' if s == me else f'seat {s + 1}'}: {old} -> {new} points")
+    for s, (old, new) in enumerate(zip(before["curses"], after["curses"], strict=True)):
+        if new > old:
+            notes.append(f"{'you take' if s == me else f'seat {s + 1} takes'} a curse")
+    if after["round"] != before["round"]:
+        notes.append(f"round {after['round']} begins")
+    return notes

@@ -48,3 +48,25 @@ def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
     status = (f"pass {observation['pass'] + 1}, hand {observation['hand_in_pass'] + 1}; {trump_text}; "
               f"{exploited} of {config.ports_to_win} ports exploited")
     return TableView(zones, (float(exploited),) * int(observation["players"]), status)
+
+
+def narrate(rules: Rules, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """A trick won or lost, a port exploited, a new trump: what the seat saw come of a move."""
+    config = rules.config  # type: ignore[attr-defined]
+    notes = []
+    pirate = before["pirate_card"]
+    against = "" if pirate is None else f" against the pirate's {config.card_names[pirate]}"
+    if after["hands_played"] == before["hands_played"]:
+        if after["won"] > before["won"]:
+            notes.append(f"the crew wins the trick{against}")
+        elif after["lost"] > before["lost"]:
+            notes.append(f"the pirate wins the trick with {config.card_names[pirate]}" if pirate is not None
+                         else "the pirate wins the trick")
+    else:
+        taken = set(before["ports_open"]) - set(after["ports_open"])
+        won = ", ".join(config.port_names[p] for p in sorted(taken))
+        notes.append(f"hand over: {won} exploited" if won else "hand over: no port exploited")
+    if len(after["exposed_seen"]) > len(before["exposed_seen"]):
+        trump = after["trump"]
+        notes.append("no trump from now on" if trump == NO_TRUMP else f"trump is now {config.suit_names[trump]}")
+    return notes

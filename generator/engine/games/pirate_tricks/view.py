@@ -92,3 +92,27 @@ def _score_cards(observation: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     cards = [("recruitment", item, item.replace("-", " ")) for item in observation["recruitment"]]
     cards += [(kind, observation[kind], observation[kind].replace("-", " ")) for kind in ("capture", "treasure")]
     return cards
+
+
+def narrate(rules: Rules, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """A trick taken, a row won, the seat's loon changing, a new round: what came of a move."""
+    config = rules.config  # type: ignore[attr-defined]
+    me = after["seat"]
+
+    def seat(s: int) -> str:
+        return "you" if s == me else f"seat {s + 1}"
+
+    notes = []
+    for r, (old, new) in enumerate(zip(before["rows"], after["rows"], strict=False)):
+        if old["owner"] < 0 <= new["owner"]:
+            notes.append(f"row {r + 1} goes to {seat(new['owner'])}")
+    last = after["last_trick"]
+    if last is not None and last != before["last_trick"]:
+        cards, _led, won = last
+        notes.append(f"{seat(won)} {'take' if won == me else 'takes'} the trick "
+                     f"({', '.join(config.card_names[c] for c in cards)})")
+    if after["round"] != before["round"]:
+        notes.append(f"round {after['round'] + 1} begins")
+    if after["loon"] != before["loon"]:
+        notes.append(f"your loon {before['loon']} -> {after['loon']}")
+    return notes

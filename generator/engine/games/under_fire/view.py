@@ -53,3 +53,23 @@ def table(rules: Rules, observation: Mapping[str, Any]) -> TableView:
                                                                                 strict=True)))))
     status = f"turn {observation['turn'] + 1}, {observation['phase']}; you sail the {fleet} fleet"
     return TableView(tuple(zones), None, status)
+
+
+def narrate(rules: Rules, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """Gold, victory points and ships set on fire or put out: what came of a move."""
+    me = after["seat"]
+    notes = []
+    for s, (old, new) in enumerate(zip(before["gold"], after["gold"], strict=True)):
+        if old != new:
+            notes.append(f"{'your' if s == me else f'seat {s + 1}'} gold {old} -> {new}")
+    if after["vp"] != before["vp"]:
+        notes.append(f"your VP {before['vp']} -> {after['vp']}")
+    for s, (old, new) in enumerate(zip(before["tokens"], after["tokens"], strict=True)):
+        if new > old and s != me:
+            notes.append(f"seat {s + 1} takes {new - old} VP token{'s' if new - old > 1 else ''}")
+    burning = sum(1 for t in after["board"] if t and t["burning"]) - sum(1 for t in before["board"]
+                                                                         if t and t["burning"])
+    if burning:
+        notes.append(f"{abs(burning)} ship{'s' if abs(burning) > 1 else ''} "
+                     f"{'set on fire' if burning > 0 else 'put out'}")
+    return notes
