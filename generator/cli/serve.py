@@ -33,6 +33,7 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     with its bleed, trim and safe lines. Ctrl-C stops.
     """
     from generator.build.options import BuildOptions
+    from generator.cli.playweb import PREFIX, PlayTables
     from generator.cli.server import BuildState, PreviewServer
     from generator.cli.watch import watch_and_build
     from generator.render.base.units import paper_names
@@ -42,8 +43,14 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
                            jobs=os.cpu_count() or 1)
     state = BuildState()
     placeholder = render_gallery(ctx.project, []).encode("utf-8")
-    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder) as server:
+    play = PlayTables(ctx.project.root, ctx.registry)
+    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder, play) as server:
         if host not in ("127.0.0.1", "localhost", "::1"):
             ctx.note(f"warning: --host {host}: other machines on the network can see the preview")
-        click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop)")
-        watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
+        click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop); "
+                   f"play against the bots at {server.url}{PREFIX.lstrip('/')}")
+        try:
+            watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
+        finally:  # Ctrl-C: the games in progress on the Play pages are kept as logs
+            for saved in play.save_all():
+                click.echo(f"saved an unfinished game from the Play page to {saved}")

@@ -23,12 +23,16 @@ from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 from generator.errors import PnpError, UsageError
 
+if TYPE_CHECKING:
+    from generator.cli.playweb import PlayTables
+
 STATUS_PATH = "/__pnp/status"
+MAX_POST = 64 * 1024  # a Play page's request is a few hundred bytes
 
 
 @dataclass
@@ -63,16 +67,20 @@ class PreviewHandler(SimpleHTTPRequestHandler):
 
     disable_nagle_algorithm = True  # headers and body go out as they are written, not 40 ms later
 
-    def __init__(self, *args: Any, root: Path, state: BuildState, placeholder: bytes, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, root: Path, state: BuildState, placeholder: bytes,
+                 play: PlayTables | None = None, **kwargs: Any) -> None:
         self.root = root
         self.state = state
         self.placeholder = placeholder
+        self.play = play  # the Play pages' routes (generator.cli.playweb), under /__pnp/play/
         super().__init__(*args, directory=str(root), **kwargs)
 
     def send_head(self) -> IO[bytes] | None:  # type: ignore[override]  # the base class types it as BytesIO | BinaryIO
         path = unquote(urlsplit(self.path).path)
         if path == STATUS_PATH:
             return self._send_bytes(self.state.as_json(), "application/json")
+        if self.play is not None and (answer := self.play.get(path)) is not None:
+            return self._send_bytes(answer.body, answer.content_type, answer.status)
         relative = path.lstrip("/")
         if relative == "" or relative.endswith("/"):
             relative += "index.html"
@@ -102,8 +110,24 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             return None
         return target
 
-    def _send_bytes(self, data: bytes, content_type: str) -> IO[bytes]:
-        self.send_response(HTTPStatus.OK)
+    def do_POST(self) -> None:
+        """Only the Play pages take POSTs (a move, undo, hint); the body is read whole, up to a cap."""
+        path = unquote(urlsplit(self.path).path)
+        answer = self.play.post(path, self._body()) if self.play is not None else None
+        if answer is None:
+            self.send_error(HTTPStatus.NOT_FOUND, "Nothing to post to here")
+            return
+        self.copyfile(self._send_bytes(answer.body, answer.content_type, answer.status), self.wfile)
+
+    def _body(self) -> bytes:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        return self.rfile.read(min(max(length, 0), MAX_POST + 1))
+
+    def _send_bytes(self, data: bytes, content_type: str, status: int = HTTPStatus.OK) -> IO[bytes]:
+        self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -126,8 +150,9 @@ class _ServerV6(ThreadingHTTPServer):
 class PreviewServer:
     """An HTTP server in a daemon thread; a context manager that stops it cleanly on the way out."""
 
-    def __init__(self, root: Path, host: str, port: int, state: BuildState, placeholder: bytes) -> None:
-        handler = partial(PreviewHandler, root=root, state=state, placeholder=placeholder)
+    def __init__(self, root: Path, host: str, port: int, state: BuildState, placeholder: bytes,
+                 play: PlayTables | None = None) -> None:
+        handler = partial(PreviewHandler, root=root, state=state, placeholder=placeholder, play=play)
         server = _ServerV6 if ":" in host else ThreadingHTTPServer
         try:
             self.httpd = server((host, port), handler)

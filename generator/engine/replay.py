@@ -368,5 +368,5 @@ def unfinished(outcome: Replay) -> str | None:
     record = outcome.record
     line = record.action_lines[-1] if record.action_lines else record.deal_line
     to_act = outcome.state.current_player()
-    return (f"line {line}: the log ends here, after {outcome.actions} actions, but the game is not over "
-            f"({record.seat(to_act)} to act); the log may be truncated")
+    return (f"line {line}: unfinished game: the log ends here, after {outcome.actions} actions, but the game is "
+            f"not over ({record.seat(to_act)} to act); the game was stopped early or the log is truncated")

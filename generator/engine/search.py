@@ -92,6 +92,7 @@ class SearchBot(Bot):
     prior_visits: ClassVar[int] = 10
     playout: ClassVar[type[Bot] | None] = None
     candidates: ClassVar[int] = 0  # > 0: sequential halving over the prior's best moves instead of the tree
+    figures: dict[int, tuple[int, float]]  # after `choose`: per action weighed, (play-outs, mean payoff): a hint's why
 
     @classmethod
     def guided(cls, prior: type[Bot] | None = None, playout: type[Bot] | None = None,
@@ -119,6 +120,7 @@ class SearchBot(Bot):
         for i in range(self.iterations):
             self._iterate(root, info.sample(rng), rng, playout_bots, hint if i < self.prior_visits else None)
         children = root.children
+        self.figures = {a: (n.visits, n.reward / n.visits) for a, n in children.items() if n.visits}
         head_start = self.prior_visits
         return self.pick_best([a for a in legal if a in children] or legal,
                               lambda a: (children[a].visits if a in children else 0) + (head_start if a == hint else 0))
@@ -131,14 +133,17 @@ class SearchBot(Bot):
             return pool[0]
         rounds = max(1, math.ceil(math.log2(len(pool))))
         totals = dict.fromkeys(pool, 0.0)
+        plays = dict.fromkeys(pool, 0)
         while len(pool) > 1:
             for _ in range(max(1, self.iterations // (rounds * len(pool)))):
                 seed = rng.getrandbits(64)
                 sample = info.sample(random.Random(seed))
                 for action in pool:
                     totals[action] += self._playout_from(sample.copy(), action, random.Random(seed), playout_bots)
+                    plays[action] += 1
             ranked = sorted(range(len(pool)), key=lambda i: (-totals[pool[i]], i))
             pool = [pool[i] for i in sorted(ranked[:(len(pool) + 1) // 2])]
+        self.figures = {a: (n, totals[a] / n) for a, n in plays.items() if n}
         return pool[0]
 
     def _playout_from(self, state: State, action: int, rng: random.Random, playout_bots: dict[int, Bot]) -> float:

@@ -101,7 +101,8 @@ GOOD = '{"game": "nim", "players": 2, "deal": {"heap": 6}, "actions": ["take 2",
     ("game: nim\nplayers: 2\nseed: " + "7" * 5000 + "\ntake 1\n", 4, "'seed' must be a whole number, got '77777"),
     (GOOD + "}\n" + GOOD[:30], 3, "the line is cut off: the log may be truncated"),
     ("game: nim\nplayers: 2\ndeal: {\"heap\": 6}\ntake 2\n\ntake 3\n", 7,
-     "the log ends here, after 2 actions, but the game is not over (seat 1 to act); the log may be truncated"),
+     "unfinished game: the log ends here, after 2 actions, but the game is not over (seat 1 to act); "
+     "the game was stopped early or the log is truncated"),
     (GOOD + ', "result": {"scores": [1, 0], "winners": [0]}}\n' + GOOD.replace('"take 1"', '"take 2"') + "}", 3,
      "action 3 ('take 2'): seat 1 took 2 but only 1 doubloons are left"),
 ])
@@ -134,8 +135,8 @@ def test_named_players_are_named_in_the_summary(root: Path, pnp: Run) -> None:
     assert (code, out.strip()) == (0, "legal: 3 actions; final scores Bo: 1, Ann: 0; won by Bo")
     log.write_text('game: nim\nplayers: 2\nnames: Bo, Ann\ndeal: {"heap": 6}\ntake 2\ntake 3\n')
     code, out, _err = pnp("--root", str(root), "check", "nim", str(log))
-    assert (code, out.strip()) == (1, "line 6: the log ends here, after 2 actions, but the game is not over "
-                                      "(Bo to act); the log may be truncated")
+    assert (code, out.strip()) == (1, "line 6: unfinished game: the log ends here, after 2 actions, but the game "
+                                      "is not over (Bo to act); the game was stopped early or the log is truncated")
 
 
 def test_python_dash_m_generator_exits_like_pnp(tmp_path: Path) -> None:
