@@ -215,12 +215,38 @@ def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
 
 
 def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
-    from reportlab.lib.utils import ImageReader
-
+    """Art in its box, aspect kept and centred: fitted inside the box, or, where the box reaches the trim
+    (full-bleed art), covering the box grown into the bleed and clipped to it, so a cut a little off shows
+    art and not paper. An SVG is drawn as vector paths."""
     picture = e.get("path")  # a Picture: the bytes the layout library read and checked
-    x, y, w, h = e.get("x"), e.get("y"), e.get("w"), e.get("h")
-    image = ImageReader(io.BytesIO(picture.data))
-    c.drawImage(image, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
+    box = (e.get("x"), e.get("y"), e.get("w"), e.get("h"))
+    grown = _into_bleed(face, box, bleed)
+    cover = grown != box
+    x, y, w, h = grown
+    art = picture.drawing() if picture.vector else None
+    own_w, own_h = (art.width, art.height) if art is not None else (picture.width, picture.height)
+    if w <= 0 or h <= 0 or own_w <= 0 or own_h <= 0:
+        return
+    scale = max(w / own_w, h / own_h) if cover else min(w / own_w, h / own_h)
+    drawn_w, drawn_h = own_w * scale, own_h * scale
+    left, top = x + (w - drawn_w) / 2, y + (h - drawn_h) / 2
+    c.saveState()
+    if cover:
+        path = c.beginPath()
+        path.rect(pt(x), _y(face, y + h), pt(w), pt(h))
+        c.clipPath(path, stroke=0, fill=0)
+    if art is not None:
+        from reportlab.graphics import renderPDF
+
+        c.translate(pt(left), _y(face, top + drawn_h))
+        c.scale(pt(drawn_w) / art.width, pt(drawn_h) / art.height)
+        renderPDF.draw(art, c, 0, 0)
+    else:
+        from reportlab.lib.utils import ImageReader
+
+        image = ImageReader(io.BytesIO(picture.data))
+        c.drawImage(image, pt(left), _y(face, top + drawn_h), pt(drawn_w), pt(drawn_h), mask="auto")
+    c.restoreState()
 
 
 def track_cells(e: Element) -> list[tuple[int, tuple[float, float, float, float]]]:

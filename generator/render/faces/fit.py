@@ -14,6 +14,7 @@ from generator.checks import Check
 from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.project_fonts import ProjectFont
 from generator.render.base.units import pt
 from generator.render.build import printable
 from generator.render.faces.glyphs import describe, missing
@@ -146,30 +147,43 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
 
 
 def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
-    """Text a shipped font cannot draw fails, naming the card, the element and the character."""
+    """Text its font cannot draw fails at the card's file:line, naming the card, the element and the
+    character: no shipped font has it, or the project font the layout chose lacks it (the shipped
+    fallback would draw it in another typeface)."""
     failures: list[Check] = []
-    looked_up: dict[int, list[tuple[Element, list[str]]]] = {}  # per shared face: its texts with lost characters
+    looked_up: dict[int, list[tuple[Element, list[str], str]]] = {}  # per shared face: texts with lost characters
     for item, face in resolved:
         if id(face) not in looked_up:
-            looked_up[id(face)] = [(element, lost) for element in face.elements
-                                   if element.type in ("text", "textbox") and (lost := _lost(element))]
-        for element, lost in looked_up[id(face)]:
+            looked_up[id(face)] = [(element, lost, lacking) for element in face.elements
+                                   if element.type in ("text", "textbox") for lost, lacking in _lost(element)]
+        for element, lost, lacking in looked_up[id(face)]:
             text = element.get("text")
             more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
             chars = ", ".join(describe(c) for c in lost[:3]) + more
             failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                  f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
+                                  f"{item.key}: {text!r} has {chars}, which {lacking}",
                                   False, item.location))
     return failures
 
 
-def _lost(element: Element) -> list[str]:
-    """Characters of a text element that no shipped font can draw."""
+def _lost(element: Element) -> list[tuple[list[str], str]]:
+    """Characters of a text element its fonts cannot draw, with who lacks them: no shipped font, or
+    the chosen project font."""
     text, font = element.get("text"), element.get("font")
     fonts = [font]
     if element.type == "textbox" and "**" in text:
         fonts.append(element.get("bold_font") or bold_of(font))
-    return missing(text, *fonts, fallback=True)
+    found = []
+    shipped = [f for f in fonts if not isinstance(f, ProjectFont)]
+    lost = missing(text, *shipped, fallback=True) if shipped else []
+    if lost:
+        found.append((lost, "no shipped font can draw"))
+    for own in dict.fromkeys(f for f in fonts if isinstance(f, ProjectFont)):
+        lacking = missing(text, own)
+        if lacking:
+            found.append((lacking, f"the font {own.stem!r} ({own.source}) lacks; choose a font that has it "
+                                   "or change the text"))
+    return found
 
 
 def _misfit(element: Element, face: Face) -> str | None:

@@ -45,6 +45,7 @@ from generator.errors import DataError, Location, did_you_mean
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.project_fonts import ProjectFont
 from generator.render.faces.glyphs import composed
 from generator.render.faces.icons import ICONS
 from generator.render.faces.images import Picture, load_picture
@@ -165,6 +166,7 @@ class _RawElement:
     name: str
     values: dict[str, _Value]
     where: Location
+    game: str = ""  # the game whose layout folder wrote it: where its project fonts are looked up
 
 
 @dataclass
@@ -376,20 +378,21 @@ class LayoutLibrary:
             value = _Value(expr, where, self._expression(str(expr), where, f"var '{var_name}'"),
                            self._references(str(expr), expression=True))
             variables = [(n, v) for n, v in variables if n != var_name] + [(var_name, value)]
-        elements = [_RawElement(e.name, dict(e.values), e.where) for e in parent.elements] if parent else []
+        elements = [_RawElement(e.name, dict(e.values), e.where, e.game) for e in parent.elements] if parent else []
         raw_elements = doc.get("elements", [])
         if not isinstance(raw_elements, list):
             raise DataError("layout 'elements' must be a list ('- ' entries)", doc.where("elements"))
         for index, entry in enumerate(raw_elements):
             where = raw_elements.where(index) if hasattr(raw_elements, "where") else top
-            self._merge_element(elements, entry, where, index)
+            self._merge_element(elements, entry, where, index, name.split("/")[0])
         layout = Layout(name, display, variables, elements, top)
         for element in elements:
             self._check_element(element)
         layout.var_deps, layout.element_deps = _dependencies(variables, elements)
         return layout
 
-    def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int) -> None:
+    def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int,
+                       game: str) -> None:
         if not isinstance(entry, YMap):
             raise DataError("a layout element must be a mapping (type:, x:, y:, ...)", where)
         name = entry.get("name", f"#{index + 1}")
@@ -408,8 +411,9 @@ class LayoutLibrary:
             values[key] = _Value(raw, entry.where(key))
         if existing:
             existing.values = values
+            existing.game = game
         else:
-            elements.append(_RawElement(name, values, where))
+            elements.append(_RawElement(name, values, where, game))
 
     def _check_element(self, element: _RawElement) -> None:
         """Strict keys and types, and compile every template once."""
@@ -433,10 +437,12 @@ class LayoutLibrary:
             elif isinstance(value.raw, str) and ("{{" in value.raw or "{%" in value.raw):
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
                 value.refs = self._references(value.raw, expression=False)
-            else:
+            elif not isinstance(value.raw, ProjectFont):  # an inherited element's font is already resolved
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
                 if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
                     self.image_path(value.raw, value.where)
+                elif value_kind == "font":  # read now: the layout's reads cover the font file's bytes
+                    value.raw = self.font(value.raw, value.where, element.game)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
@@ -522,11 +528,34 @@ class LayoutLibrary:
         return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:
-        """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
-        path = self.project.inside(self.project.templates_dir, relative, where)
+        """An image file named by a layout, resolved inside the project's art/ (`art/...`) or else inside
+        templates/ (no escapes); it must exist."""
+        base = self.project.templates_dir
+        if relative.startswith("art/"):
+            base, relative = self.project.root / "art", relative[len("art/"):]
+        path = self.project.inside(base, relative, where)
         if not self.project.gate.exists(path, where):
-            raise DataError(f"image {relative!r} not found under templates/", where)
+            raise DataError(f"image {relative!r} not found under {self.project.display(base)}/", where)
         return path
+
+    def font(self, name: str, where: Location, game: str) -> str:
+        """The font a layout names: a shipped font's name, or a project font (`fonts/<name>.ttf`, or the
+        game's `data/<game>/fonts/`) read through the gate and registered under a name with its digest."""
+        from generator.render.base.fonts import FONT_FILES
+        from generator.render.base.project_fonts import font_files, load_project_font
+
+        if name in FONT_FILES:
+            return name
+        files = font_files(self.project, game, where)
+        path = files.get(name)
+        if path is None:
+            known = (*FONT_FILES, *files)
+            hint = did_you_mean(name, tuple(known))
+            own = f"; project fonts: {', '.join(files)}" if files else ""
+            raise DataError(f"font {name!r} is neither a shipped font nor a file in fonts/{hint} "
+                            f"(shipped: {', '.join(FONT_FILES)}{own})", where)
+        gate = self.project.gate
+        return gate.derived(("font", gate.name(path)), lambda: load_project_font(self.project, path, where))
 
     def image(self, relative: str, where: Location) -> Picture:
         """An image named by a layout: read through the gate inside templates/, checked to be a
@@ -645,6 +674,8 @@ class LayoutLibrary:
                 resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
             if allowed[key] == "path":
                 resolved = self.image(resolved, value.where)
+            elif allowed[key] == "font" and value.template is not None:
+                resolved = self.font(resolved, value.where, element.game)
             props.append((key, resolved))
         return kind, tuple(sorted(props))
 
@@ -765,7 +796,10 @@ def _dependencies(variables: list[tuple[str, _Value]], elements: list[_RawElemen
     element_deps: list[Deps | None] = []
     for element in elements:
         kind = element.values["type"].raw
-        if "rows" in element.values or "cols" in element.values or "path" in ALLOWED_KEYS[kind].values():
+        templated_font = any(ALLOWED_KEYS[kind].get(key) == "font" and value.template is not None
+                             for key, value in element.values.items())
+        if ("rows" in element.values or "cols" in element.values or "path" in ALLOWED_KEYS[kind].values()
+                or templated_font):
             element_deps.append(None)
             continue
         deps = _value_deps(list(element.values.values()), var_deps)
@@ -886,13 +920,6 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if value != "none" and not HEX.match(value):
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
                             f"got {value!r}{_whose(item)}", where)
-    elif kind == "font":
-        from generator.render.base.fonts import FONT_FILES
-
-        if value not in FONT_FILES:
-            hint = did_you_mean(value, tuple(FONT_FILES))
-            raise DataError(f"element '{element}' font {value!r} is not a shipped font{hint}"
-                            f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
             raise DataError(f"element '{element}' icon {value!r} is unknown{did_you_mean(value, tuple(ICONS))}{_whose(item)}"

@@ -1,0 +1,118 @@
+"""Fonts a designer puts in the project: `fonts/<Stem>.ttf` (or `.otf`), and `data/<game>/fonts/` for one game.
+
+A layout names them by file stem (`font: PirataOne`), as it names the shipped
+fonts (which win when both have a name). The file is read through the project's
+read gate, so a build's recorded inputs (and its cache keys) cover its bytes, and
+it is embedded and subset like the shipped fonts.
+
+ReportLab keeps one font registry for the whole process, and it also maps each
+font's PostScript name to the first font registered with it. So a project font
+is registered under `<Stem>-<first 12 hex digits of the file's sha256>`, and its
+face gets that name too: two projects (or two versions of one file) never share
+an entry, and the same bytes always give the same name, so output stays
+deterministic. The name travels as a `ProjectFont`, a `str` that carries the bytes:
+a process that unpickles a resolved face registers the font before drawing it.
+
+ReportLab's TrueType reader cannot embed PostScript-flavoured (CFF) OpenType
+outlines, a font collection or a web font; each is one line saying what to use instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+from generator.errors import DataError, Location
+from generator.project import Project
+
+SUFFIXES = (".ttf", ".otf")
+MAX_FONT_BYTES = 32 << 20  # designed: the largest Noto CJK TrueType face is about 17 MB
+DIGEST_CHARS = 12
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_TRUETYPE = (b"\x00\x01\x00\x00", b"true")
+_REFUSED = {
+    b"OTTO": ("holds PostScript (CFF) outlines, which ReportLab cannot embed; use the family's TrueType "
+              "(.ttf) release, or convert it (fontTools' otf2ttf)"),
+    b"ttcf": "is a font collection (.ttc); export the one face you want as a .ttf file",
+    b"wOFF": "is a web font (WOFF); use the .ttf file it was made from (or decompress it with fontTools)",
+    b"wOF2": "is a web font (WOFF2); use the .ttf file it was made from (or decompress it with fontTools)",
+}
+
+
+class ProjectFont(str):
+    """A project font's registered name, carrying the source file's name and bytes (compared as the name,
+    which holds the bytes' digest)."""
+
+    stem: str
+    source: str
+    data: bytes
+
+    def __new__(cls, name: str, stem: str, source: str, data: bytes) -> ProjectFont:
+        made = super().__new__(cls, name)
+        made.stem, made.source, made.data = stem, source, data
+        return made
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str, bytes]]:
+        return (revive, (str(self), self.stem, self.source, self.data))
+
+
+def revive(name: str, stem: str, source: str, data: bytes) -> ProjectFont:
+    """A `ProjectFont` from another process, registered here before anything measures or draws with it."""
+    register(name, data, Location(source))
+    return ProjectFont(name, stem, source, data)
+
+
+def registered_name(stem: str, data: bytes) -> str:
+    """The name a font file is registered under: its stem (made PDF-safe) and its bytes' digest."""
+    return f"{_UNSAFE.sub('_', stem)}-{hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]}"
+
+
+def font_folders(project: Project, game: str) -> list[Path]:
+    """Where a game's layouts find project fonts, the game's own folder first."""
+    return [project.data_dir / game / "fonts", project.root / "fonts"] if game else [project.root / "fonts"]
+
+
+def font_files(project: Project, game: str, where: Location | None = None) -> dict[str, Path]:
+    """Every project font a game's layouts may name: stem -> file (the game's own win; listings recorded)."""
+    found: dict[str, Path] = {}
+    for folder in reversed(font_folders(project, game)):
+        for path in project.gate.listdir(folder, "*", where):
+            if path.suffix.lower() in SUFFIXES:
+                found[path.stem] = path
+    return dict(sorted(found.items()))
+
+
+def load_project_font(project: Project, path: Path, where: Location | None = None) -> ProjectFont:
+    """Read one font file through the gate, check it is a TrueType font ReportLab can embed, register it."""
+    gate = project.gate
+    source = gate.name(path)
+    data = gate.read_bytes(path, where, limit=MAX_FONT_BYTES)
+    at = Location(source)
+    magic = data[:4]
+    if magic in _REFUSED:
+        raise DataError(f"{_REFUSED[magic]}", at)
+    if magic not in _TRUETYPE:
+        raise DataError("is not a font file (a TrueType .ttf or OpenType .otf with TrueType outlines is expected)",
+                        at)
+    name = registered_name(path.stem, data)
+    register(name, data, at)
+    return ProjectFont(name, path.stem, source, data)
+
+
+def register(name: str, data: bytes, where: Location) -> None:
+    """Register the font `data` with ReportLab as `name` (its face named the same), once per process."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if name in pdfmetrics.getRegisteredFontNames():
+        return
+    try:
+        font = TTFont(name, io.BytesIO(data))
+    except Exception as exc:  # ReportLab's parser meets damaged bytes with any kind of error
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DataError(f"is not a readable TrueType font ({reason}); export it again as .ttf", where) from None
+    font.face.name = name.encode("ascii")  # its own PostScript name: ReportLab maps faces by that name
+    pdfmetrics.registerFont(font)
