@@ -40,6 +40,9 @@ class GameReport:
     def failures(self) -> list[Check]:
         return [c for c in self.checks if not c.ok]
 
+    def warnings(self) -> list[Check]:
+        return [c for c in self.checks if c.ok and c.warning]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game_id,
@@ -50,6 +53,7 @@ class GameReport:
                     "expected": c.expected,
                     "actual": c.actual,
                     "ok": c.ok,
+                    "warning": c.warning,
                     "players": c.players,
                     "location": str(c.location) if c.location else None,
                 }
@@ -185,13 +189,14 @@ def _check_to_json(check: Check) -> dict[str, Any]:
     where = check.location
     return {"name": check.name, "expected": check.expected, "actual": check.actual, "ok": check.ok,
             "players": check.players, "location": [where.file, where.line, where.column] if where else None,
-            "broken": check.broken}
+            "broken": check.broken, "warning": check.warning}
 
 
 def _check_from_json(data: Mapping[str, Any]) -> Check:
     where = data["location"]
     return Check(data["name"], data["expected"], data["actual"], data["ok"],
-                 Location(where[0], where[1], where[2]) if where else None, data["players"], data.get("broken", False))
+                 Location(where[0], where[1], where[2]) if where else None, data["players"], data.get("broken", False),
+                 data.get("warning", False))
 
 
 def validate_games(games: list[Game], project: Project, registry: Registry = REGISTRY) -> list[GameReport]:

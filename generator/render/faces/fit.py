@@ -8,6 +8,7 @@ carries the layout file:line to fix.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from generator.checks import Check
@@ -17,6 +18,7 @@ from generator.project import Project
 from generator.render.base.project_fonts import ProjectFont
 from generator.render.base.units import pt
 from generator.render.build import printable
+from generator.render.faces.draw import image_placement
 from generator.render.faces.glyphs import describe, missing
 from generator.render.faces.icons import ICONS
 from generator.render.faces.layout import Element, Face, Layout, back_layout
@@ -30,6 +32,7 @@ from generator.render.faces.text import (
     shrink_floor,
     unknown_icons,
 )
+from generator.render.sheets.options import DEFAULT_BLEED
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,53 @@ def side_checks(side: PrintableSide) -> list[Check]:
                                   item.location) for item, problem in found)
     checks.extend(failures)
     checks.extend(_glyph_checks(name, resolved))
+    checks.extend(resolution_checks(name, layout, resolved))
     checks.extend(_icon_checks(name, layout, resolved))
+    return checks
+
+
+MM_PER_INCH = 25.4
+SHARP_DPI = 300  # print shops ask for 300 dpi at printed size
+LEAST_DPI = 150  # below this, art prints visibly blocky
+
+
+def resolution_checks(name: str, layout: Layout, resolved: list[tuple[Item, Face]]) -> list[Check]:
+    """Raster art's effective resolution at its printed size (full-bleed art measured over the bleed it
+    covers): a warning below 300 dpi, a failure below 150; one line per element, for its lowest."""
+    lowest: dict[str, tuple[float, Item, Element, float, float]] = {}
+    seen: set[int] = set()
+    for item, face in resolved:
+        if id(face) in seen:
+            continue
+        seen.add(id(face))
+        for element in face.elements:
+            picture = element.get("path") if element.type == "image" else None
+            if picture is None or picture.vector:
+                continue
+            (_, _, drawn_w, drawn_h), _ = image_placement(element, face, DEFAULT_BLEED)
+            if drawn_w <= 0 or drawn_h <= 0:
+                continue
+            dpi = min(picture.width / (drawn_w / MM_PER_INCH), picture.height / (drawn_h / MM_PER_INCH))
+            base = element.name.split("[")[0]
+            if base not in lowest or dpi < lowest[base][0]:
+                lowest[base] = (dpi, item, element, drawn_w, drawn_h)
+    checks = []
+    for base, (dpi, item, element, drawn_w, drawn_h) in lowest.items():
+        picture = element.get("path")
+        source = next((e.values.get("path") for e in layout.elements if e.name == base), None)
+        where = source.where if source is not None else layout.where
+        need = f"{math.ceil(drawn_w / MM_PER_INCH * SHARP_DPI)} x {math.ceil(drawn_h / MM_PER_INCH * SHARP_DPI)} px"
+        actual = (f"{picture.path} is {picture.width} x {picture.height} px printed at {drawn_w:.1f} x "
+                  f"{drawn_h:.1f} mm: {dpi:.0f} dpi on {item.key}")
+        check_name = f"{name} element '{base}' resolution"
+        if dpi >= SHARP_DPI:
+            checks.append(Check(check_name, f"at least {SHARP_DPI} dpi", actual, True, where))
+        elif dpi >= LEAST_DPI:
+            checks.append(Check(check_name, f"at least {SHARP_DPI} dpi (export it at {need} or more)", actual, True,
+                                where, warning=True))
+        else:
+            checks.append(Check(check_name, f"at least {LEAST_DPI} dpi, {SHARP_DPI} to print sharp (export it at "
+                                f"{need} or more)", actual, False, where))
     return checks
 
 

@@ -39,6 +39,13 @@ class Picture:
     data: bytes = field(compare=False, repr=False)
     vector: bool = False  # an SVG, drawn as paths
 
+    def size(self) -> tuple[float, float]:
+        """The art's own width and height: pixels for a raster, points for an SVG (its aspect is what counts)."""
+        if self.vector:
+            made = self.drawing()
+            return float(made.width), float(made.height)
+        return float(self.width), float(self.height)
+
     def drawing(self) -> Any:
         """The SVG as a ReportLab Drawing, made once per picture object (not pickled: remade from `data`)."""
         from generator.render.faces.vector import checked_tree, drawing

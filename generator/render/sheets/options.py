@@ -28,12 +28,15 @@ def sheet_file_name(game_id: str, subject: str, paper: str, mode: str) -> str:
     return f"{game_id}-{subject}-{paper}-{MODE_NAMES[mode]}.pdf"
 
 
+DEFAULT_BLEED = 3.0  # mm: what print shops ask for
+
+
 @dataclass(frozen=True)
 class SheetOptions:
     """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
 
     paper: Paper
-    bleed: float = 3.0
+    bleed: float = DEFAULT_BLEED
     duplex: str = "long"
     crop_marks: bool = True
     cut_lines: bool = False
