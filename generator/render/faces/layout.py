@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from generator.errors import DataError, Location, did_you_mean
+from generator.load.schema import COMMON, LAYOUT, LAYOUT_TYPES, UNSET
+from generator.load.schema import REQUIRED as SCHEMA_REQUIRED
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
@@ -53,46 +55,24 @@ from generator.render.faces.text import FITS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-TOP_KEYS = ("extends", "description", "vars", "elements")
 MAX_EXTENDS = 8
 
-# Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, ink (a role), text (free string), path.
-COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num",
-                               "rows": "num", "cols": "num", "ink": "ink"}
+# Keys, value kinds, defaults and required keys of every element type: made from the one declared table,
+# `generator.load.schema` (which docs/layouts.md is generated from). Value kinds: num (mm or pt), colour,
+# font, icon, align, valign, fit, bool, ink (a role), text (free string), expr, path.
+TOP_KEYS = LAYOUT.names
+COMMON_KEYS: dict[str, str] = {key.name: key.kind for key in COMMON.keys}
 INK_ROLES = ("background", "frame")  # `ink:` marks what --ink-saver lightens (see render.inksaver)
 MAX_REPEAT = 400  # copies one element may make with rows x cols
 ABOVE_ZERO = frozenset({"size", "min_size", "r", "leading"})  # sizes: nothing to draw at zero, mirrored below it
 NOT_NEGATIVE = frozenset({"w", "h", "radius", "stroke_width", "max_width"})
-TYPE_KEYS: dict[str, dict[str, str]] = {
-    "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
-             "stroke_width": "num", "bleed": "bool", "mirror": "bool", "frame": "bool"},
-    "circle": {"r": "num", "fill": "colour", "stroke": "colour", "stroke_width": "num", "mirror": "bool",
-               "frame": "bool"},
-    "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
-    "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
-             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool", "fit": "fit"},
-    "textbox": {"text": "text", "w": "num", "h": "num", "font": "font", "bold_font": "font", "size": "num",
-                "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign",
-                "fit": "fit"},
-    "icon": {"icon": "icon", "size": "num", "colour": "colour", "rotate": "num", "mirror": "bool"},
-    "pips": {"icon": "icon", "count": "num", "w": "num", "h": "num", "size": "num", "colour": "colour",
-             "columns": "num"},
-    "image": {"path": "path", "w": "num", "h": "num"},
-    "track": {"first": "num", "last": "num", "w": "num", "h": "num", "gap": "num", "radius": "num",
-              "font": "font", "size": "num", "colour": "colour", "fill": "colour", "stroke": "colour",
-              "stroke_width": "num"},
-}
+TYPE_KEYS: dict[str, dict[str, str]] = {kind: {key.name: key.kind for key in block.keys}
+                                        for kind, block in LAYOUT_TYPES.items()}
 ALLOWED_KEYS: dict[str, dict[str, str]] = {kind: {**COMMON_KEYS, **keys} for kind, keys in TYPE_KEYS.items()}
-DEFAULTS: dict[str, Any] = {
-    "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
-    "bleed": False, "mirror": False, "frame": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
-    "valign": "top", "rotate": 0.0, "leading": 1.2, "text": "", "columns": 0.0, "gap": 1.0,
-}
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "rect": (), "circle": ("r",), "line": ("x2", "y2"), "text": ("text",), "textbox": ("text", "w", "h"),
-    "icon": ("icon", "size"), "pips": ("icon", "count", "w", "h", "size"), "image": ("path", "w", "h"),
-    "track": ("first", "last", "w", "h"),
-}
+DEFAULTS: dict[str, Any] = {key.name: key.value for block in (COMMON, *LAYOUT_TYPES.values()) for key in block.keys
+                            if key.value is not UNSET}
+REQUIRED: dict[str, tuple[str, ...]] = {kind: tuple(key.name for key in block.keys if key.default is SCHEMA_REQUIRED)
+                                        for kind, block in LAYOUT_TYPES.items()}
 _MISSING = object()
 ALIGNS = ("left", "centre", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
