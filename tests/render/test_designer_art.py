@@ -97,6 +97,29 @@ def pdf_contents(path: Path) -> tuple[set[str], int]:
     return fonts, images
 
 
+def font_programs(path: Path) -> dict[str, bytes]:
+    """Each embedded font's program (FontFile2) by its BaseFont, looked for on the pages and in their forms."""
+    import pypdf
+
+    found: dict[str, bytes] = {}
+
+    def walk(resources) -> None:  # type: ignore[no-untyped-def]
+        if resources is None:
+            return
+        resources = resources.get_object()
+        for ref in (resources.get("/Font") or {}).values():
+            font = ref.get_object()
+            descriptor = font.get("/FontDescriptor")
+            if descriptor is not None and "/FontFile2" in descriptor.get_object():
+                found[str(font["/BaseFont"])] = descriptor.get_object()["/FontFile2"].get_object().get_data()
+        for ref in (resources.get("/XObject") or {}).values():
+            walk(ref.get_object().get("/Resources"))
+
+    for page in pypdf.PdfReader(path).pages:
+        walk(page.get("/Resources"))
+    return found
+
+
 @pytest.mark.slow
 def test_a_project_font_and_svg_art_build_into_the_pdf_as_font_and_paths(tmp_path: Path,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -284,3 +307,41 @@ def test_raster_art_resolution_at_printed_size(tmp_path: Path, pixels: int, ok: 
     said = f"art/map.png is {pixels} x {pixels} px printed at 12.0 x 12.0 mm: "
     assert check.actual.startswith(said)
     assert abs(int(check.actual[len(said):].split()[0]) - pixels * 25.4 / 12) <= 1  # dpi at printed size
+
+
+def with_rulebook_fonts(root: Path, fonts: str) -> None:
+    game_yaml = root / "data" / "nim" / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    game_yaml.write_text(text.replace("theme:\n", f"theme:\n  fonts: {fonts}\n", 1), encoding="utf-8")
+
+
+def test_the_rulebook_takes_project_fonts_from_the_theme(tmp_path: Path) -> None:
+    from generator.render.documents.rulebook import rulebook_pdf
+
+    project = designer_project(tmp_path)
+    shutil.copy(FONT_DIR / "SourceSerifPro-Bold.ttf", tmp_path / "fonts" / "Designer-Bold.ttf")
+    shutil.copy(FONT_DIR / "FjallaOne-Regular.ttf", tmp_path / "fonts" / "Pirata.ttf")
+    with_rulebook_fonts(tmp_path, "{display: Pirata, body: Designer}")
+    template = tmp_path / "templates" / "rulebooks" / "nim.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nThe **last doubloon** wins.\n", encoding="utf-8")
+    pdf = tmp_path / "rules.pdf"
+    pdf.write_bytes(rulebook_pdf(load_game(project, "nim"), project, "a4"))
+    fonts, _ = pdf_contents(pdf)
+    named = {name.split("+", 1)[1].rsplit("-", 1)[0] for name in fonts if "+" in name}
+    assert {"Designer", "Designer-Bold", "Pirata"} <= named  # body, its bold face, title
+    assert not any("Serif" in name for name in fonts)  # the shipped body font is not used at all
+    programs = font_programs(pdf)
+    assert len(set(programs.values())) == len(programs)  # each embeds its own glyphs, none another's subset
+
+
+def test_rulebook_text_the_body_font_lacks_fails_at_the_template_line(tmp_path: Path) -> None:
+    from generator.render.documents.rulebook import rulebook_pdf
+
+    project = designer_project(tmp_path)
+    with_rulebook_fonts(tmp_path, "{body: Designer}")
+    template = tmp_path / "templates" / "rulebooks" / "nim.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\nSmile ☺ when you win.\n", encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        rulebook_pdf(load_game(project, "nim"), project, "a4")
+    assert caught.value.location.file == "templates/rulebooks/nim.md.j2" and caught.value.location.line > 20
+    assert "the fonts (Designer, Sans) cannot draw '☺' (U+263A WHITE SMILING FACE)" in caught.value.message

@@ -115,4 +115,56 @@ def register(name: str, data: bytes, where: Location) -> None:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"is not a readable TrueType font ({reason}); export it again as .ttf", where) from None
     font.face.name = name.encode("ascii")  # its own PostScript name: ReportLab maps faces by that name
+    font.face.filename = name  # read from bytes it has none; subsets are cached by it (render.faces.stamps)
     pdfmetrics.registerFont(font)
+
+
+def resolve_font(project: Project, game: str, name: str, where: Location | None) -> str:
+    """The font `name` as layouts and documents name it: a shipped font's name as it is, or a project font
+    (the game's `data/<game>/fonts/` first, then `fonts/`), read through the gate and registered."""
+    from generator.errors import did_you_mean
+    from generator.render.base.fonts import FONT_FILES
+
+    if name in FONT_FILES:
+        return name
+    files = font_files(project, game, where)
+    path = files.get(name)
+    if path is None:
+        hint = did_you_mean(name, (*FONT_FILES, *files))
+        own = f"; project fonts: {', '.join(files)}" if files else ""
+        raise DataError(f"font {name!r} is neither a shipped font nor a file in fonts/{hint} "
+                        f"(shipped: {', '.join(FONT_FILES)}{own})", where)
+    gate = project.gate
+    return gate.derived(("font", gate.name(path)), lambda: load_project_font(project, path, where))
+
+
+STYLES = ("Bold", "Italic", "BoldItalic")  # a family's other faces: `<Stem>-Bold.ttf` beside `<Stem>.ttf`
+
+
+def resolve_family(project: Project, game: str, name: str, where: Location | None) -> tuple[str, str, str, str]:
+    """The regular, bold, italic and bold italic faces of the font `name`, mapped for ReportLab's `<b>` and `<i>`.
+
+    A shipped family (Sans, Serif) has its own faces; a project font takes `<Stem>-Bold`, `<Stem>-Italic` and
+    `<Stem>-BoldItalic` from beside it where they are, else its regular face (bold italic: bold, then italic).
+    """
+    from reportlab.lib.fonts import addMapping
+
+    from generator.render.base.fonts import FAMILIES, register_fonts
+
+    register_fonts()
+    if name in FAMILIES:
+        return FAMILIES[name]
+    normal = resolve_font(project, game, name, where)
+    if not isinstance(normal, ProjectFont):  # a single shipped face (Display): no other faces
+        return (normal, normal, normal, normal)
+    files = font_files(project, game, where)
+    faces = {style: resolve_font(project, game, f"{name}-{style}", where) if f"{name}-{style}" in files else None
+             for style in STYLES}
+    bold = faces["Bold"] or normal
+    italic = faces["Italic"] or normal
+    bold_italic = faces["BoldItalic"] or faces["Bold"] or faces["Italic"] or normal
+    # Keyed by the digest name: no clash. The regular face last, so a face standing in for several styles
+    # maps back to the plainest one (ReportLab keeps the last style it was given for a face).
+    for is_bold, is_italic, face in ((1, 1, bold_italic), (0, 1, italic), (1, 0, bold), (0, 0, normal)):
+        addMapping(str(normal), is_bold, is_italic, str(face))
+    return (normal, bold, italic, bold_italic)

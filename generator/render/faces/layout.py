@@ -521,21 +521,9 @@ class LayoutLibrary:
     def font(self, name: str, where: Location, game: str) -> str:
         """The font a layout names: a shipped font's name, or a project font (`fonts/<name>.ttf`, or the
         game's `data/<game>/fonts/`) read through the gate and registered under a name with its digest."""
-        from generator.render.base.fonts import FONT_FILES
-        from generator.render.base.project_fonts import font_files, load_project_font
+        from generator.render.base.project_fonts import resolve_font
 
-        if name in FONT_FILES:
-            return name
-        files = font_files(self.project, game, where)
-        path = files.get(name)
-        if path is None:
-            known = (*FONT_FILES, *files)
-            hint = did_you_mean(name, tuple(known))
-            own = f"; project fonts: {', '.join(files)}" if files else ""
-            raise DataError(f"font {name!r} is neither a shipped font nor a file in fonts/{hint} "
-                            f"(shipped: {', '.join(FONT_FILES)}{own})", where)
-        gate = self.project.gate
-        return gate.derived(("font", gate.name(path)), lambda: load_project_font(self.project, path, where))
+        return resolve_font(self.project, game, name, where)
 
     def image(self, relative: str, where: Location) -> Picture:
         """An image named by a layout: read through the gate inside templates/, checked to be a
