@@ -109,6 +109,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     while nothing they depend on changed (see `SideChecks`); with `share_parses` (a build's),
     the document templates it parses are kept for the build's document jobs."""
     from generator.readgate import ReadGate
+    from generator.render.base.project_fonts import font_checks
     from generator.render.faces.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.faces.preflight import preflight_checks
 
@@ -120,6 +121,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
+    report.checks += _guarded("project fonts", lambda: font_checks(project, game.id))
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:

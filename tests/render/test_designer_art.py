@@ -143,6 +143,14 @@ def test_a_project_font_and_svg_art_build_into_the_pdf_as_font_and_paths(tmp_pat
         corner = rgb.getpixel((2, 2))
     assert purple > rgb.width * rgb.height // 20  # the kraken is drawn in the PNG
     assert corner[2] > corner[0] + 40  # full-bleed art: the bleed corner is the SVG's sea, not the paper
+    # The build's recorded inputs cover the font's bytes: another font under the same name rebuilds the sheet.
+    shutil.copy(FONT_DIR / "SourceSerifPro-Regular.ttf", root / "fonts" / "Designer.ttf")
+    code, _out, err = run_pnp(capsys, "-q", "--root", str(root), "build", "nim", "--paper", "a4",
+                              registry=fifth_game.REGISTRY)
+    assert code == 0, err
+    again = registered_name("Designer", (FONT_DIR / "SourceSerifPro-Regular.ttf").read_bytes())
+    fonts, _ = pdf_contents(sheet)
+    assert any(name.endswith(f"+{again}") for name in fonts) and not any(name.endswith(f"+{own}") for name in fonts)
 
 
 def test_a_project_font_is_named_by_its_stem_and_registered_under_its_digest(tmp_path: Path) -> None:
@@ -345,3 +353,21 @@ def test_rulebook_text_the_body_font_lacks_fails_at_the_template_line(tmp_path: 
         rulebook_pdf(load_game(project, "nim"), project, "a4")
     assert caught.value.location.file == "templates/rulebooks/nim.md.j2" and caught.value.location.line > 20
     assert "the fonts (Designer, Sans) cannot draw '☺' (U+263A WHITE SMILING FACE)" in caught.value.message
+
+
+def test_validate_checks_every_project_font_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    designer_project(tmp_path)
+    (tmp_path / "fonts" / "Unused.ttf").write_bytes(b"<html>not a font</html>")
+    code, out, _err = run_pnp(capsys, "--root", str(tmp_path), "validate", "--failures-only",
+                              registry=fifth_game.REGISTRY)
+    assert code == 1
+    assert "  fonts/Unused.ttf: project font fonts/Unused.ttf: expected a TrueType font ReportLab can embed, got " \
+           "is not a font file" in out
+
+
+def test_a_font_in_a_format_that_cannot_be_embedded_names_the_file(tmp_path: Path) -> None:
+    project = designer_project(tmp_path, font="Pirata")
+    (tmp_path / "fonts" / "Pirata.woff2").write_bytes(b"wOF2" + bytes(40))
+    with pytest.raises(DataError) as caught:
+        doubloon_face(project)
+    assert str(caught.value.location) == "fonts/Pirata.woff2" and "export the font as .ttf" in caught.value.message

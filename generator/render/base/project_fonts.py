@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from generator.checks import Check
 from generator.errors import DataError, Location
 from generator.project import Project
 
@@ -130,6 +131,11 @@ def resolve_font(project: Project, game: str, name: str, where: Location | None)
     files = font_files(project, game, where)
     path = files.get(name)
     if path is None:
+        other = next((entry for folder in font_folders(project, game)
+                      for entry in project.gate.listdir(folder, f"{name}.*", where)), None)
+        if other is not None:  # the stem is there, in a format that cannot be embedded
+            raise DataError(f"is not a TrueType or OpenType font file (.ttf or .otf), so font {name!r} cannot "
+                            "use it; export the font as .ttf", Location(project.gate.name(other)))
         hint = did_you_mean(name, (*FONT_FILES, *files))
         own = f"; project fonts: {', '.join(files)}" if files else ""
         raise DataError(f"font {name!r} is neither a shipped font nor a file in fonts/{hint} "
@@ -168,3 +174,19 @@ def resolve_family(project: Project, game: str, name: str, where: Location | Non
     for is_bold, is_italic, face in ((1, 1, bold_italic), (0, 1, italic), (1, 0, bold), (0, 0, normal)):
         addMapping(str(normal), is_bold, is_italic, str(face))
     return (normal, bold, italic, bold_italic)
+
+
+def font_checks(project: Project, game: str) -> list[Check]:
+    """`pnp validate`: every font file a game's layouts and rulebook may use is one ReportLab can embed
+    (a broken or CFF file fails here, at its own name, even before something uses it)."""
+    checks = []
+    for stem, path in font_files(project, game).items():
+        try:
+            font = resolve_font(project, game, stem, None)
+        except DataError as exc:
+            checks.append(Check(f"project font {project.gate.name(path)}", "a TrueType font ReportLab can embed",
+                                exc.message, False, exc.location, broken=True))
+        else:
+            checks.append(Check(f"project font {project.gate.name(path)}", "a TrueType font ReportLab can embed",
+                                f"font {stem!r}, embedded as {font}", True, Location(project.gate.name(path))))
+    return checks
