@@ -196,7 +196,8 @@ KIND_DOCS = {
     "ink": "background or frame",
     "text": "text",
     "expr": "Jinja expression",
-    "path": "image file: `art/...` in the project's art/ folder, else relative to templates/ (PNG, JPEG, GIF or SVG)",
+    "path": "image file relative to templates/, or for `art/...` not found there, in the project's art/ folder "
+            "(PNG, JPEG, GIF or SVG)",
 }
 
 LAYOUT = Block("layout", "A face layout: `templates/layouts/<game>/<name>.yaml`. String values may be Jinja "

@@ -90,8 +90,8 @@ def load_picture(gate: ReadGate, path: Path, relative: str, where: Location) -> 
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if reason.startswith("cannot identify image file"):
             reason = "unknown format"
-        raise DataError(f"image {relative!r} is not a readable {', '.join(FORMATS)} or SVG "
-                        f"image ({reason}); export it again as PNG or SVG", where) from None
+        raise DataError(f"image {relative!r} is not a readable {', '.join(FORMATS[:-1])} or {FORMATS[-1]} "
+                        f"image ({reason}); export it again as PNG (or SVG)", where) from None
     return Picture(gate.name(path), hashlib.sha256(data).hexdigest(), width, height, data)
 
 

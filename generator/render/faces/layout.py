@@ -508,15 +508,19 @@ class LayoutLibrary:
         return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:
-        """An image file named by a layout, resolved inside the project's art/ (`art/...`) or else inside
-        templates/ (no escapes); it must exist."""
-        base = self.project.templates_dir
+        """An image file named by a layout, resolved inside templates/, or for an `art/...` path not there,
+        inside the project's own art/ folder (no escapes either way); it must exist."""
+        gate = self.project.gate
+        path = self.project.inside(self.project.templates_dir, relative, where)
+        if gate.exists(path, where):
+            return path
         if relative.startswith("art/"):
-            base, relative = self.project.root / "art", relative[len("art/"):]
-        path = self.project.inside(base, relative, where)
-        if not self.project.gate.exists(path, where):
-            raise DataError(f"image {relative!r} not found under {self.project.display(base)}/", where)
-        return path
+            art = self.project.root / "art"
+            path = self.project.inside(art, relative[len("art/"):], where)
+            if gate.exists(path, where):
+                return path
+            raise DataError(f"image {relative!r} not found under templates/ or the project's art/", where)
+        raise DataError(f"image {relative!r} not found under templates/", where)
 
     def font(self, name: str, where: Location, game: str) -> str:
         """The font a layout names: a shipped font's name, or a project font (`fonts/<name>.ttf`, or the
