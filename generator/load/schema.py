@@ -272,8 +272,8 @@ LAYOUT_TYPES: dict[str, Block] = {
                   _k("w", "num", REQUIRED, "Box width in mm.", "53"),
                   _k("h", "num", REQUIRED, "Box height in mm.", "24"),
                   _k("font", "font", "Sans", "The font.", "Serif", value="Sans"),
-                  _k("bold_font", "font", "the font's -Bold", "The font of `**bold**` runs (a shipped family's bold face; a "
-                     "project font's own face unless named here).", "Designer-Bold"),
+                  _k("bold_font", "font", "the font's -Bold", "The font of `**bold**` runs: a shipped family's bold face; for a "
+                     "project font, `<Stem>-Bold` from beside it, else the font itself.", "Designer-Bold"),
                   _k("size", "num", "9", "Size in points.", "8.5", value=9.0),
                   _k("min_size", "num", "size", "The smallest size it may shrink to.", "6"),
                   _k("leading", "num", "1.2", "Line spacing, in multiples of the size.", "1.15", value=1.2),

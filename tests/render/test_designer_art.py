@@ -371,3 +371,14 @@ def test_a_font_in_a_format_that_cannot_be_embedded_names_the_file(tmp_path: Pat
     with pytest.raises(DataError) as caught:
         doubloon_face(project)
     assert str(caught.value.location) == "fonts/Pirata.woff2" and "export the font as .ttf" in caught.value.message
+
+
+def test_a_textbox_in_a_project_font_takes_its_bold_face_from_beside_it(tmp_path: Path) -> None:
+    project = designer_project(tmp_path)
+    write_layout(tmp_path, "elements:\n  - {name: rules, type: textbox, x: 4, y: 6, w: 12, h: 8, size: 5,\n"
+                           "     font: Designer, text: 'a **b**'}\n")
+    box = next(e for e in doubloon_face(project).elements if e.name == "rules")
+    assert box.get("bold_font") is None  # no Designer-Bold.ttf: `**b**` is drawn in Designer itself
+    shutil.copy(FONT_DIR / "SourceSerifPro-Bold.ttf", tmp_path / "fonts" / "Designer-Bold.ttf")
+    box = next(e for e in doubloon_face(Project.at(tmp_path)).elements if e.name == "rules")
+    assert box.get("bold_font").source == "fonts/Designer-Bold.ttf"

@@ -147,6 +147,7 @@ class _RawElement:
     values: dict[str, _Value]
     where: Location
     game: str = ""  # the game whose layout folder wrote it: where its project fonts are looked up
+    bold: str | None = None  # a textbox's project font's `<Stem>-Bold` face, when it names no `bold_font`
 
 
 @dataclass
@@ -426,6 +427,7 @@ class LayoutLibrary:
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
+        element.bold = self._own_bold(element) if kind == "textbox" else None
         fit = element.values.get("fit")
         if fit is not None and fit.raw == "shrink" and "min_size" not in element.values:
             raise DataError(f"{kind} element '{element.name}' has 'fit: shrink' but no 'min_size' "
@@ -649,7 +651,22 @@ class LayoutLibrary:
             elif allowed[key] == "font" and value.template is not None:
                 resolved = self.font(resolved, value.where, element.game)
             props.append((key, resolved))
+        if element.bold is not None:
+            props.append(("bold_font", element.bold))
         return kind, tuple(sorted(props))
+
+    def _own_bold(self, element: _RawElement) -> str | None:
+        """The bold face of a textbox's project font (`fonts/<Stem>-Bold.ttf` beside `<Stem>.ttf`), read now
+        with the layout, for `**bold**` runs when the element names no `bold_font`."""
+        from generator.render.base.project_fonts import font_files, resolve_font
+
+        font = element.values.get("font")
+        if "bold_font" in element.values or font is None or not isinstance(font.raw, ProjectFont):
+            return None
+        name = f"{font.raw.stem}-Bold"
+        if name not in font_files(self.project, element.game, font.where):
+            return None
+        return resolve_font(self.project, element.game, name, font.where)
 
 
 class FaceMemo:
