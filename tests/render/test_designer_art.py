@@ -382,3 +382,25 @@ def test_a_textbox_in_a_project_font_takes_its_bold_face_from_beside_it(tmp_path
     shutil.copy(FONT_DIR / "SourceSerifPro-Bold.ttf", tmp_path / "fonts" / "Designer-Bold.ttf")
     box = next(e for e in doubloon_face(Project.at(tmp_path)).elements if e.name == "rules")
     assert box.get("bold_font").source == "fonts/Designer-Bold.ttf"
+
+
+def test_watch_rebuilds_when_a_project_font_is_saved(tmp_path: Path) -> None:
+    from generator.cli.watch import watch_loop, watched_folders
+    from generator.pipeline import build
+    from generator.render.build import BuildOptions
+
+    project = designer_project(tmp_path)
+    assert watched_folders(project)[2:] == [tmp_path / "fonts", tmp_path / "art"]
+    options = BuildOptions(papers=("a4",), exports=("sheets",))
+    font = tmp_path / "fonts" / "Designer.ttf"
+    lines: list[str] = []
+
+    def changes():  # type: ignore[no-untyped-def]  # what watchfiles would yield, the font saved in between
+        shutil.copy(FONT_DIR / "SourceSerifPro-Regular.ttf", font)
+        yield {(2, str(font))}
+
+    watch_loop(project, lambda: build(project, ["nim"], options, registry=fifth_game.REGISTRY), changes(),
+               lines.append)
+    _start, watching, changed = lines
+    assert watching.startswith("watching data/ and templates/, fonts/, art/")
+    assert changed.startswith("fonts/Designer.ttf: ") and "nim-doubloon-a4" in changed
