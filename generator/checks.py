@@ -18,6 +18,7 @@ class Check:
     location: Location | None = None  # the YAML line to fix when it fails
     players: int | None = None
     broken: bool = False  # a layout or template could not be read or drawn: bad data, not a bad deck
+    warning: bool = False  # passes, but says something worth fixing (art below 300 dpi): shown, never fails
 
     @classmethod
     def equal(cls, name: str, expected: object, actual: object, location: Location | None = None,

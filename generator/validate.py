@@ -41,6 +41,9 @@ class GameReport:
     def failures(self) -> list[Check]:
         return [c for c in self.checks if not c.ok]
 
+    def warnings(self) -> list[Check]:
+        return [c for c in self.checks if c.ok and c.warning]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game_id,
@@ -51,6 +54,7 @@ class GameReport:
                     "expected": c.expected,
                     "actual": c.actual,
                     "ok": c.ok,
+                    "warning": c.warning,
                     "players": c.players,
                     "location": str(c.location) if c.location else None,
                 }
@@ -106,6 +110,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     while nothing they depend on changed (see `SideChecks`); with `share_parses` (a build's),
     the document templates it parses are kept for the build's document jobs."""
     from generator.readgate import ReadGate
+    from generator.render.base.project_fonts import font_checks
     from generator.render.faces.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.faces.preflight import preflight_checks
 
@@ -116,6 +121,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
 
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
+    report.checks += _guarded("project fonts", lambda: font_checks(project, game.id))
     report.checks += engine_checks(game, registry)
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:
@@ -198,13 +204,14 @@ def _check_to_json(check: Check) -> dict[str, Any]:
     where = check.location
     return {"name": check.name, "expected": check.expected, "actual": check.actual, "ok": check.ok,
             "players": check.players, "location": [where.file, where.line, where.column] if where else None,
-            "broken": check.broken}
+            "broken": check.broken, "warning": check.warning}
 
 
 def _check_from_json(data: Mapping[str, Any]) -> Check:
     where = data["location"]
     return Check(data["name"], data["expected"], data["actual"], data["ok"],
-                 Location(where[0], where[1], where[2]) if where else None, data["players"], data.get("broken", False))
+                 Location(where[0], where[1], where[2]) if where else None, data["players"], data.get("broken", False),
+                 data.get("warning", False))
 
 
 def validate_games(games: list[Game], project: Project, registry: Registry = REGISTRY) -> list[GameReport]:

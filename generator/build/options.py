@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.digests import digest
 from generator.errors import UsageError
-from generator.render.base.units import PAPERS, paper
+from generator.render.base.units import DEFAULT_BLEED, PAPERS, paper
 from generator.render.exports.registry import EXPORTERS, SHEETS, Exporter, preset_exporter
 from generator.render.sheets.options import DUPLEX_MODES
 
@@ -33,7 +33,7 @@ class BuildOptions:
     """
 
     papers: tuple[str, ...] = tuple(PAPERS)
-    bleed: float = 3.0
+    bleed: float = DEFAULT_BLEED
     duplex: str = "long"
     crop_marks: bool = True
     cut_lines: bool = False

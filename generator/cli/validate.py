@@ -13,19 +13,22 @@ from generator.validate import GameReport, validate_games
 
 
 def format_report(report: GameReport, verbose: bool) -> str:
-    checks = report.checks if verbose else report.failures()
+    checks = report.checks if verbose else [c for c in report.checks if not c.ok or c.warning]
     status = "ok" if report.ok else f"{len(report.failures())} of {len(report.checks)} checks failed"
+    if report.warnings():
+        status += f", {len(report.warnings())} warning(s)"
     head = f"{report.game_id}: {len(report.checks)} checks, {status}"
     if not checks:
         return head
     rows = []
     for check in checks:
         name = check.name if check.players is None else f"{check.name} ({check.players}p)"
-        rows.append([name, check.expected, check.actual, "ok" if check.ok else "FAIL"])
+        rows.append([name, check.expected, check.actual, "FAIL" if not check.ok else "WARN" if check.warning else "ok"])
     lines = [head, format_table(["check", "expected", "actual", "status"], rows, wrap={0: 56, 1: 24, 2: 40})]
-    for check in report.failures():
+    for check in [*report.failures(), *report.warnings()]:
         if check.location:
-            lines.append(f"  {check.location}: {check.name}: expected {check.expected}, got {check.actual}")
+            said = "warning: " if check.ok else ""
+            lines.append(f"  {check.location}: {said}{check.name}: expected {check.expected}, got {check.actual}")
     return "\n".join(lines)
 
 

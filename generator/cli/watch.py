@@ -91,7 +91,8 @@ def watch_loop(project: Project, build: Callable[[], Any], changes: Iterable[set
     waiting for the next batch.
     """
     _settle(project, build, [], echo, clock)
-    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/ "
+    extra = "".join(f", {project.display(folder)}/" for folder in watched_folders(project)[2:])
+    echo(f"watching {project.display(project.data_dir)}/ and {project.display(project.templates_dir)}/{extra} "
          "(Ctrl-C to stop)")
     for batch in changes:
         changed = sorted({Path(path) for _, path in batch if _relevant(Path(path))})
@@ -111,8 +112,14 @@ def _settle(project: Project, build: Callable[[], Any], changed: list[Path], ech
             return
 
 
-SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf",
+SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ttf", ".otf",
                    ".csv", ".xlsx")  # the last two: item sheets (load/sheets.py)
+
+
+def watched_folders(project: Project) -> list[Path]:
+    """data/ and templates/, and the project's own fonts/ and art/ when it has them (`pnp init` makes them)."""
+    return [project.data_dir, project.templates_dir,
+            *(folder for folder in (project.root / "fonts", project.root / "art") if folder.is_dir())]
 
 
 def _relevant(path: Path) -> bool:
@@ -156,7 +163,7 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
 
     from generator.build.session import BuildSession
 
-    folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
+    folders = [p for p in watched_folders(project) if p.is_dir()]
     clock = CardClock()
     with BuildSession(project, raster_jobs=1, registry=registry, watching=True) as session:
         def run_build() -> Any:

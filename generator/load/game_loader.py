@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.errors import DataError, Location
+from generator.load import schema
 from generator.load.items import parse_component
 from generator.load.overrides import Override, apply_overrides, describe
 from generator.load.reader import Section, list_entries
@@ -28,7 +29,7 @@ from generator.model import (
 from generator.model.game import Condition
 from generator.project import Project
 
-TOP_LEVEL = ("game", "contents", "player_counts", "rules", "components", "theme")
+TOP_LEVEL = schema.FILE.names
 MARK_CORNERS = ("top left", "top right", "bottom left", "bottom right")  # the corners layouts can put a mark in
 MAX_FILES = 64
 KEEP_PARSED = 64 * 1024  # a session keeps the parse of files up to this size (a big deck's would weigh on memory)
@@ -56,7 +57,7 @@ def load_game(project: Project, game_id: str, overrides: tuple[Override, ...] = 
         if doc is None:
             raise DataError("empty file: it holds no YAML (a mapping such as 'components:' is expected); "
                             "fill it in or delete it", where)
-        top = Section(doc, f"{name}", where)
+        top = Section(doc, f"{name}", where, schema.FILE)
         top.done(TOP_LEVEL)
         for key in list(top.data):
             value_where = top.where(key)
@@ -107,12 +108,12 @@ def _build_game(
 ) -> Game:
     decisions: list[tuple[Location, str]] = []
     meta_raw, meta_where = sections["game"]
-    meta = Section(meta_raw, "game", meta_where)
+    meta = Section(meta_raw, "game", meta_where, schema.GAME)
     declared_id = meta.take("id", str)
     if declared_id != game_id:
         raise DataError(f"game id {declared_id!r} must match its folder name {game_id!r}", meta.where("id"))
     title = meta.take("title", str)
-    players = Section(meta.take("players", dict), "game 'players'", meta.where("players"))
+    players = Section(meta.take("players", dict), "game 'players'", meta.where("players"), schema.PLAYERS)
     players_min = players.take_int("min", lo=1, hi=12)
     players_max = players.take_int("max", lo=players_min, hi=12)
     players.done()
@@ -151,7 +152,7 @@ def _build_game(
     player_counts: dict[int, PlayerCount] = {}
     if "player_counts" in sections:
         raw, where = sections["player_counts"]
-        table = Section(raw, "player_counts", where)
+        table = Section(raw, "player_counts", where, schema.PLAYER_COUNTS)
         for key in list(table.data):
             key_where = table.where(key)
             if not isinstance(key, int) or not players_min <= key <= players_max:
@@ -216,7 +217,7 @@ def _minutes(value: Any, where: Location) -> tuple[int, int]:
         if value <= 0:
             raise DataError(f"game 'play_time' must be positive minutes, got {value}", where)
         return (value, value)
-    section = Section(value, "game 'play_time'", where)
+    section = Section(value, "game 'play_time'", where, schema.PLAY_TIME)
     lo = section.take_int("min", lo=1)
     hi = section.take_int("max", lo=lo)
     section.done()
@@ -224,7 +225,7 @@ def _minutes(value: Any, where: Location) -> tuple[int, int]:
 
 
 def _credit(entry: Any, where: Location) -> Credit:
-    section = Section(entry, "credit", where)
+    section = Section(entry, "credit", where, schema.CREDIT)
     role = section.take("role", str)
     names = section.take("names", (list, str))
     section.done()
@@ -240,7 +241,7 @@ def _filter(section: Section, what: str, by_id: dict[str, Component]) -> Filter:
         )
     component = by_id[comp_id]
     conditions: list[Condition] = []
-    cond_section = Section(section.take("where", dict, {}), f"{what} 'where'", section.where("where"))
+    cond_section = Section(section.take("where", dict, {}), f"{what} 'where'", section.where("where"), schema.CONDITION)
     for field_name in list(cond_section.data):
         field_where = cond_section.where(field_name)
         if component.field_spec(field_name) is None:
@@ -248,7 +249,7 @@ def _filter(section: Section, what: str, by_id: dict[str, Component]) -> Filter:
             raise DataError(f"{what} tests unknown field {field_name!r} of {comp_id} (fields: {fields})", field_where)
         test = cond_section.take(field_name, (dict, list, str, int, float, bool))
         if isinstance(test, dict):
-            bounds = Section(test, f"condition on '{field_name}'", field_where)
+            bounds = Section(test, f"condition on '{field_name}'", field_where, schema.BOUNDS)
             lo = bounds.take("min", float, None)
             hi = bounds.take("max", float, None)
             bounds.done()
@@ -261,7 +262,7 @@ def _filter(section: Section, what: str, by_id: dict[str, Component]) -> Filter:
 
 
 def _contents_entry(entry: Any, where: Location, by_id: dict[str, Component]) -> ContentsEntry:
-    section = Section(entry, "contents entry", where)
+    section = Section(entry, "contents entry", where, schema.CONTENTS)
     label = section.take("label", str)
     count = section.take_int("count", lo=0)
     select = _filter(section, "contents entry", by_id)
@@ -270,10 +271,10 @@ def _contents_entry(entry: Any, where: Location, by_id: dict[str, Component]) ->
 
 
 def _player_count(players: int, raw: Any, where: Location, by_id: dict[str, Component]) -> PlayerCount:
-    section = Section(raw, f"player_counts {players}", where)
+    section = Section(raw, f"player_counts {players}", where, schema.PLAYER_COUNT)
     removals = []
     for entry, entry_where in list_entries(section.take("remove", list, []), "remove", section.where("remove")):
-        removal = Section(entry, f"player_counts {players} removal", entry_where)
+        removal = Section(entry, f"player_counts {players} removal", entry_where, schema.REMOVAL)
         removals.append(_filter(removal, f"player_counts {players} removal", by_id))
         removal.done()
     note = section.take("note", str, "")

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any
 
 from generator.errors import DataError, Location
+from generator.load import schema
 from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
 from generator.model import COMPONENT_KINDS, NAMED_SIZES, Component, FieldSpec, Item, Size
@@ -69,7 +70,7 @@ def parse_size(value: Any, what: str, where: Location) -> Size:
                 where,
             )
         return NAMED_SIZES[value]
-    section = Section(value, f"{what} size", where)
+    section = Section(value, f"{what} size", where, schema.SIZE)
     corner = section.take("corner", float, 0.0)
     if section.has("diameter"):
         diameter = section.take("diameter", float)
@@ -91,7 +92,7 @@ def _positive(value: float, what: str, where: Location) -> None:
 
 def parse_field_specs(value: Any, what: str, where: Location) -> tuple[FieldSpec, ...]:
     specs = []
-    section = Section(value, f"{what} fields", where)
+    section = Section(value, f"{what} fields", where, schema.FIELDS)
     for name in list(section.data):
         spec_where = section.where(name)
         if not isinstance(name, str) or not re.match(r"^[a-z_][a-z0-9_]*$", name) or name in ITEM_KEYS:
@@ -102,7 +103,7 @@ def parse_field_specs(value: Any, what: str, where: Location) -> tuple[FieldSpec
         raw = section.take(name, (dict, str))
         if isinstance(raw, str):
             raw = {"type": raw}
-        spec = Section(raw, f"field '{name}'", spec_where)
+        spec = Section(raw, f"field '{name}'", spec_where, schema.FIELD)
         kind = spec.take_choice("type", FIELD_TYPES)
         values = spec.take("values", list, None)
         if kind == "enum" and not values:
@@ -175,7 +176,7 @@ def _expand_axis(name: str, axis: Any, where: Location) -> list[Any]:
             raise DataError(f"generate '{name}' has an empty list", where)
         return list(axis)
     if isinstance(axis, dict):
-        spec = Section(axis, f"generate '{name}'", where)
+        spec = Section(axis, f"generate '{name}'", where, schema.GENERATE)
         bounds = spec.take("range", list)
         step = spec.take_int("step", 1, lo=1)
         spec.done()
@@ -195,7 +196,7 @@ def parse_items(
     if isinstance(value, dict) and "from" in value:
         value = [value]  # `items: {from: crew.csv}`: the sheet is the only source
     for entry, entry_where in list_entries(value, f"component '{component}' items", where):
-        section = Section(entry, f"{noun} entry", entry_where)
+        section = Section(entry, f"{noun} entry", entry_where, schema.ITEM)
         if section.has("from"):
             items.extend(_sheet_items(section, component, noun, specs, double_sided, read_sheet, seen, decisions))
             continue
@@ -331,7 +332,7 @@ def _row_item(
 def parse_component(
     entry: Any, where: Location, decisions: list[Any], read_sheet: SheetReader | None = None
 ) -> Component:
-    section = Section(entry, "component", where)
+    section = Section(entry, "component", where, schema.COMPONENT)
     comp_id = check_id(section.take("id", str), "component id", section.where("id"))
     kind = section.take_choice("kind", COMPONENT_KINDS)
     name = section.take("name", str)

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from generator.errors import DataError, Location, did_you_mean
+from generator.load.schema import Block
 from generator.load.yamlsrc import YList, YMap
 
 _TYPE_NAMES = {
@@ -35,13 +36,14 @@ def is_kind(value: Any, kind: type | tuple[type, ...]) -> bool:
 class Section:
     """A strict view of one YAML mapping: take the keys you know, then `done()` refuses the rest."""
 
-    def __init__(self, data: Any, what: str, where: Location) -> None:
+    def __init__(self, data: Any, what: str, where: Location, schema: Block | None = None) -> None:
         if not isinstance(data, dict):
             raise DataError(f"{what} must be a mapping (key: value lines), got {_describe(data)}", where)
         self.data = data
         self.what = what
         self.location: Location = getattr(data, "location", where)
         self._taken: set[Any] = set()
+        self.schema = schema  # the declared keys (`load.schema`): the only ones this section may take
 
     def where(self, key: Any) -> Location:
         if isinstance(self.data, YMap):
@@ -53,6 +55,7 @@ class Section:
 
     def take(self, key: str, kind: type | tuple[type, ...], default: Any = ..., *, required: bool | None = None) -> Any:
         """The value of `key`, checked to be of `kind`; missing keys use `default` or are errors."""
+        self._declared(key, kind)
         self._taken.add(key)
         if key not in self.data or (self.data[key] is None and default is not ...):
             if default is ... or required:
@@ -86,6 +89,22 @@ class Section:
             )
         return value
 
+    def _declared(self, key: str, kind: type | tuple[type, ...]) -> None:
+        """A key the loader takes is declared in its block, with this type: the table (and so the generated
+        docs/layouts.md) cannot drift from what is read. A mismatch is the loader's bug, not the designer's."""
+        schema = self.schema
+        if schema is None:
+            return
+        declared = schema.key(key)
+        if declared is None:
+            if schema.open:
+                return
+            raise LookupError(f"the loader reads '{key}' in {schema.name}, which generator/load/schema.py does not "
+                              "declare: add it there (with its documentation)")
+        if type_name(declared.kind) != type_name(kind):
+            raise LookupError(f"the loader reads {schema.name} '{key}' as {type_name(kind)}, but "
+                              f"generator/load/schema.py declares {type_name(declared.kind)}")
+
     def rest(self) -> dict[Any, Any]:
         """Keys not taken yet (for mappings whose other keys are data, like item fields)."""
         return {k: v for k, v in self.data.items() if k not in self._taken}
@@ -93,11 +112,12 @@ class Section:
     def done(self, allowed_extra: Iterable[str] = ()) -> None:
         """Refuse any key nobody took: typos must not pass silently."""
         known = self._taken | set(allowed_extra)
+        listed = known | set(self.schema.names if self.schema is not None else ())
         for key in self.data:
             if key not in known:
                 raise DataError(
-                    f"unknown key {key!r} in {self.what}{did_you_mean(str(key), [str(k) for k in known])}"
-                    f" (known keys: {', '.join(sorted(str(k) for k in known))})",
+                    f"unknown key {key!r} in {self.what}{did_you_mean(str(key), [str(k) for k in listed])}"
+                    f" (known keys: {', '.join(sorted(str(k) for k in listed))})",
                     self.where(key),
                 )
 

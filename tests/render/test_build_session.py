@@ -84,7 +84,7 @@ def art_layout(project: Project) -> Path:
     """Give the port cards a picture (templates/art/ship.png) and return the image's path."""
     art = project.templates_dir / "art"
     art.mkdir(exist_ok=True)
-    Image.new("RGB", (8, 8), (10, 60, 120)).save(art / "ship.png")
+    Image.new("RGB", (96, 96), (10, 60, 120)).save(art / "ship.png")  # 305 dpi at 8 mm: validation passes
     layout = project.templates_dir / "layouts" / "counterattack" / "port.yaml"
     ship = "  - {name: ship, type: image, path: art/ship.png, x: 5, y: 5, w: 8, h: 8}\n"
     layout.write_text(layout.read_text() + ship)
@@ -95,7 +95,7 @@ def test_replacing_an_image_redraws_every_face_that_uses_it_and_only_those(built
     ship = art_layout(built)
     build(built, ["counterattack"], OPTIONS)
     before = outputs(built)
-    Image.new("RGB", (8, 8), (200, 20, 20)).save(ship)
+    Image.new("RGB", (96, 96), (200, 20, 20)).save(ship)
     again = build(built, ["counterattack"], OPTIONS)
     # the port jobs, and the rulebook, which pictures the port cards; not the crew or the campaign log
     assert sorted(again.summary.ran) == ["counterattack port a4", "counterattack port preview",

@@ -38,7 +38,7 @@ elements:
      4, "leaves templates/"),
     ("elements:\n  - {name: t, type: icon, icon: ankor, size: 5}\n", 2, "did you mean 'anchor'"),
     ("elemnts: []\n", 1, "unknown key 'elemnts'"),
-    ("elements:\n  - {name: t, type: text, text: hi, font: Arial}\n", 2, "not a shipped font"),
+    ("elements:\n  - {name: t, type: text, text: hi, font: Arial}\n", 2, "neither a shipped font"),
     ("elements:\n  - {name: t, type: rect, fill: blue}\n", 2, "must be a colour"),
 ])
 def test_bad_layouts_fail_at_their_line(fresh_project, body, line, words) -> None:

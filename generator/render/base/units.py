@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 MM = 72.0 / 25.4  # points per millimetre
+DEFAULT_BLEED = 3.0  # mm around each face: what print shops ask for
 DPI = 300
 
 

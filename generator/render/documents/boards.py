@@ -20,7 +20,7 @@ from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.base.fonts import register_fonts
 from generator.render.documents.pictures import draw_face
-from generator.render.documents.styles import make_styles, paper_size
+from generator.render.documents.styles import document_fonts, make_styles, paper_size
 
 MARGIN = 6 * mm    # just outside a home printer's unprintable edge, so a 196 mm board fits A4
 OVERLAP = 12 * mm  # the glue strip shared by neighbouring sheets
@@ -70,7 +70,7 @@ def board_components(game: Game) -> list[Component]:
 def board_pdf(game: Game, project: Project, component: Component, paper: str) -> bytes:
     """Every board of the component (each item, each copy) at real size over as many sheets as needed."""
     register_fonts()
-    styles = make_styles(game)
+    styles = make_styles(game, fonts=document_fonts(game, project))
     width, height = component.size.width * mm, component.size.height * mm
     tiling = plan(width, height, paper)
     buffer = io.BytesIO()

@@ -16,7 +16,7 @@ from generator.render.documents import markup
 from generator.render.documents.booklet import BookletCanvas, booklet_canvas
 from generator.render.documents.document import build_pdf
 from generator.render.documents.flowables import Builder
-from generator.render.documents.styles import MARGIN, booklet_page, make_styles, paper_size
+from generator.render.documents.styles import MARGIN, booklet_page, document_fonts, make_styles, paper_size
 from generator.render.documents.templating import render_template, template_context
 from generator.render.faces.renderer import renderer
 
@@ -43,7 +43,9 @@ def parse_template(path: Path, game: Game, project: Project,
 def _parse(path: Path, game: Game, project: Project,
            extra: Mapping[str, Any] | None = None) -> tuple[str, list[markup.Block]]:
     display = project.display(path)
-    lines = render_template(path, display, {**template_context(game), **(extra or {})}, gate=project.gate)
+    fonts = document_fonts(game, project)
+    lines = render_template(path, display, {**template_context(game), **(extra or {})}, gate=project.gate,
+                            fonts=(fonts.checked, (fonts.display,)))
     return display, markup.parse(lines, display)
 
 
@@ -66,7 +68,7 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     sheet = paper_size(paper)
     pagesize = booklet_page(paper) if booklet else sheet
     scale = 0.82 if booklet else 1.0
-    styles = make_styles(game, scale)
+    styles = make_styles(game, scale, document_fonts(game, project))
     display, blocks = parse_template(rulebook_template(game, project), game, project)
     margin = MARGIN * (0.75 if booklet else 1.0)
     builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)

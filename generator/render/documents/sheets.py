@@ -40,7 +40,7 @@ from generator.render.documents.booklet import RepeatCanvas, repeat_canvas
 from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder
 from generator.render.documents.formfields import FormField
 from generator.render.documents.rulebook import parse_template
-from generator.render.documents.styles import MARGIN, Styles, make_styles, paper_size
+from generator.render.documents.styles import MARGIN, Styles, document_fonts, make_styles, paper_size
 from generator.render.faces.stamps import FormStore
 
 MAX_COPIES = 12
@@ -215,10 +215,10 @@ class SheetLayout:
         return bool(width > height)
 
 
-def _document(game: Game, template: Path, paper: str, display: str, settings: SheetSettings,
+def _document(game: Game, project: Project, template: Path, paper: str, display: str, settings: SheetSettings,
               buffer: io.BytesIO, placed: Placements | None = None) -> SheetDocument:
     pagesize, box = _page_and_box(settings, game, paper, Location(display, 1))
-    styles = make_styles(game, 0.9 if settings.frame is None else 0.85)
+    styles = make_styles(game, 0.9 if settings.frame is None else 0.85, document_fonts(game, project))
     return SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
                          cut_marks=settings.frame is not None, placed=placed, file=display)
 
@@ -256,7 +256,7 @@ def _lay_out(game: Game, project: Project, template: Path, paper: str, display: 
              blocks: list[markup.Block]) -> SheetLayout:
     settings, body = split_settings(blocks, display)
     placed = Placements()
-    doc = _document(game, template, paper, display, settings, io.BytesIO(), placed)
+    doc = _document(game, project, template, paper, display, settings, io.BytesIO(), placed)
     builder = _builder(game, project, doc, display, False, 0, settings.copies, set())
     doc.build(_story(builder, body, display), canvasmaker=_UnsavedCanvas)
     return SheetLayout(settings, doc, doc.canv.getPageNumber() - 1, placed)
@@ -324,7 +324,7 @@ def sheet_pdf(game: Game, project: Project, template: Path, paper: str, fillable
     display, blocks = parsed or parse_template(template, game, project)
     settings, body = split_settings(blocks, display)
     buffer = io.BytesIO()
-    doc = _document(game, template, paper, display, settings, buffer)
+    doc = _document(game, project, template, paper, display, settings, buffer)
     flowables: list[Flowable] = []
     seen: set[str] = set()
     canvasmaker: Any = Canvas

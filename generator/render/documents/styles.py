@@ -15,6 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 
 from generator.model import Game
+from generator.project import Project
 from generator.render.base.fonts import register_fonts
 from generator.render.base.units import paper
 
@@ -77,24 +78,60 @@ class Styles:
         return (self.h1, self.h2, self.h3, self.h3)[max(1, min(level, 4)) - 1]
 
 
-def make_styles(game: Game, scale: float = 1.0) -> Styles:
-    """Styles at a base size; `scale` < 1 for booklet (half-size) pages."""
+@dataclass(frozen=True)
+class DocumentFonts:
+    """The fonts a game's documents use for their title and chapter headings (`display`) and their running
+    text (`body`, whose family gives `**bold**` and `*italic*`): the game's `theme.fonts`, else shipped ones."""
+
+    display: str = "Display"
+    body: str = "Serif"
+
+    @property
+    def checked(self) -> tuple[str, ...]:
+        """The fonts every line of a document's text must be drawable in (body text, and tables in Sans)."""
+        return (self.body, "Sans")
+
+
+FONT_ROLES = ("display", "body")
+
+
+def document_fonts(game: Game, project: Project) -> DocumentFonts:
+    """The game's `theme.fonts` (`display:`, `body:`: a shipped font or a project font's file stem), resolved
+    and registered; shipped fonts where it names none."""
+    from generator.errors import DataError
+    from generator.render.base.project_fonts import resolve_family, resolve_font
+
+    raw: Any = game.theme.get("fonts") if hasattr(game.theme, "get") else None
+    if raw is None:
+        return DocumentFonts()
+    if not hasattr(raw, "items") or any(key not in FONT_ROLES or not isinstance(value, str)
+                                        for key, value in raw.items()):
+        raise DataError(f"theme.fonts must map {' and '.join(FONT_ROLES)} to font names, got {dict(raw)!r}",
+                        game.location)
+    display = resolve_font(project, game.id, raw["display"], game.location) if "display" in raw else "Display"
+    body = resolve_family(project, game.id, raw["body"], game.location)[0] if "body" in raw else "Serif"
+    return DocumentFonts(display, body)
+
+
+def make_styles(game: Game, scale: float = 1.0, fonts: DocumentFonts | None = None) -> Styles:
+    """Styles at a base size; `scale` < 1 for booklet (half-size) pages; `fonts`: see `document_fonts`."""
     register_fonts()
     pal = palette(game)
     size = 10.5 * scale
+    fonts = fonts or DocumentFonts()
 
     def style(name: str, **kw: Any) -> ParagraphStyle:
-        base = dict(fontName="Serif", fontSize=size, leading=size * 1.35, textColor=pal.ink)
+        base = dict(fontName=fonts.body, fontSize=size, leading=size * 1.35, textColor=pal.ink)
         base.update(kw)
         return ParagraphStyle(name, **base)
 
     return Styles(
         palette=pal,
-        title=style("title", fontName="Display", fontSize=size * 3, leading=size * 3.4, textColor=pal.primary,
+        title=style("title", fontName=fonts.display, fontSize=size * 3, leading=size * 3.4, textColor=pal.primary,
                     alignment=TA_CENTER, spaceAfter=size * 0.6),
         subtitle=style("subtitle", fontName="Sans-Italic", fontSize=size * 1.3, leading=size * 1.7,
                        alignment=TA_CENTER, textColor=pal.accent, spaceAfter=size),
-        h1=style("h1", fontName="Display", fontSize=size * 1.9, leading=size * 2.3, textColor=pal.primary,
+        h1=style("h1", fontName=fonts.display, fontSize=size * 1.9, leading=size * 2.3, textColor=pal.primary,
                  spaceBefore=size * 1.1, spaceAfter=size * 0.5, keepWithNext=1),
         h2=style("h2", fontName="Sans-Bold", fontSize=size * 1.3, leading=size * 1.6, textColor=pal.primary,
                  spaceBefore=size * 0.9, spaceAfter=size * 0.3, keepWithNext=1),

@@ -142,7 +142,7 @@ def _compiled(source: str, display: str) -> jinja2.Template:
 
 def render_template(
     path: Path, display: str, context: Mapping[str, Any], extra: Mapping[str, Callable[..., Any]] | None = None,
-    *, gate: ReadGate,
+    *, gate: ReadGate, fonts: tuple[tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> list[tuple[int, str]]:
     """Render one template file (read through the project's read gate) to (line, text) pairs;
     every failure is a DataError at file:line."""
@@ -164,7 +164,10 @@ def render_template(
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError,
             ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+    if fonts is None:
+        return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+    return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()), body=fonts[0],
+                          headings=fonts[1])
 
 
 def _clean(message: str | None) -> str:

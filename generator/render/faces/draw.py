@@ -214,13 +214,53 @@ def _pips(c: Any, e: Element, face: Face, bleed: float) -> None:
         draw_icon(c, e.get("icon"), pt(cx), _y(face, cy), pt(e.get("size")), colour(e.get("colour")))
 
 
-def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
-    from reportlab.lib.utils import ImageReader
+def image_placement(e: Element, face: Face, bleed: float) -> tuple[tuple[float, float, float, float],
+                                                                    tuple[float, float, float, float] | None]:
+    """Where an image element's art lands, in mm from the trim's top left: (x, y, w, h), and the box it is
+    clipped to (None: not clipped).
 
+    Aspect kept and centred: fitted inside the box, or, where the box reaches the trim (full-bleed art),
+    covering the box grown `bleed` mm into the bleed and clipped to it, so a cut a little off shows art
+    and not paper. `pnp validate` measures a raster's resolution on this same placement.
+    """
+    picture = e.get("path")
+    box = (e.get("x"), e.get("y"), e.get("w"), e.get("h"))
+    grown = _into_bleed(face, box, bleed)
+    cover = grown != box
+    x, y, w, h = grown
+    own_w, own_h = picture.size()
+    if w <= 0 or h <= 0 or own_w <= 0 or own_h <= 0:
+        return (x, y, 0.0, 0.0), None
+    scale = max(w / own_w, h / own_h) if cover else min(w / own_w, h / own_h)
+    drawn_w, drawn_h = own_w * scale, own_h * scale
+    return (x + (w - drawn_w) / 2, y + (h - drawn_h) / 2, drawn_w, drawn_h), (grown if cover else None)
+
+
+def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
+    """Art placed by `image_placement`; an SVG is drawn as vector paths, never as an image."""
     picture = e.get("path")  # a Picture: the bytes the layout library read and checked
-    x, y, w, h = e.get("x"), e.get("y"), e.get("w"), e.get("h")
-    image = ImageReader(io.BytesIO(picture.data))
-    c.drawImage(image, pt(x), _y(face, y + h), pt(w), pt(h), mask="auto", preserveAspectRatio=True)
+    (left, top, drawn_w, drawn_h), clip = image_placement(e, face, bleed)
+    if drawn_w <= 0 or drawn_h <= 0:
+        return
+    c.saveState()
+    if clip is not None:
+        x, y, w, h = clip
+        path = c.beginPath()
+        path.rect(pt(x), _y(face, y + h), pt(w), pt(h))
+        c.clipPath(path, stroke=0, fill=0)
+    if picture.vector:
+        from reportlab.graphics import renderPDF
+
+        art = picture.drawing()
+        c.translate(pt(left), _y(face, top + drawn_h))
+        c.scale(pt(drawn_w) / art.width, pt(drawn_h) / art.height)
+        renderPDF.draw(art, c, 0, 0)
+    else:
+        from reportlab.lib.utils import ImageReader
+
+        image = ImageReader(io.BytesIO(picture.data))
+        c.drawImage(image, pt(left), _y(face, top + drawn_h), pt(drawn_w), pt(drawn_h), mask="auto")
+    c.restoreState()
 
 
 def track_cells(e: Element) -> list[tuple[int, tuple[float, float, float, float]]]:

@@ -8,13 +8,16 @@ carries the layout file:line to fix.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from generator.checks import Check
 from generator.errors import DataError
 from generator.model import Component, Game, Item
 from generator.project import Project
-from generator.render.base.units import pt
+from generator.render.base.project_fonts import ProjectFont
+from generator.render.base.units import DEFAULT_BLEED, pt
+from generator.render.faces.draw import image_placement
 from generator.render.faces.glyphs import describe, missing
 from generator.render.faces.icons import ICONS
 from generator.render.faces.layout import Element, Face, Layout, back_layout
@@ -109,7 +112,53 @@ def side_checks(side: PrintableSide) -> list[Check]:
                                   item.location) for item, problem in found)
     checks.extend(failures)
     checks.extend(_glyph_checks(name, resolved))
+    checks.extend(resolution_checks(name, layout, resolved))
     checks.extend(_icon_checks(name, layout, resolved))
+    return checks
+
+
+MM_PER_INCH = 25.4
+SHARP_DPI = 300  # print shops ask for 300 dpi at printed size
+LEAST_DPI = 150  # below this, art prints visibly blocky
+
+
+def resolution_checks(name: str, layout: Layout, resolved: list[tuple[Item, Face]]) -> list[Check]:
+    """Raster art's effective resolution at its printed size (full-bleed art measured over the bleed it
+    covers): a warning below 300 dpi, a failure below 150; one line per element, for its lowest."""
+    lowest: dict[str, tuple[float, Item, Element, float, float]] = {}
+    seen: set[int] = set()
+    for item, face in resolved:
+        if id(face) in seen:
+            continue
+        seen.add(id(face))
+        for element in face.elements:
+            picture = element.get("path") if element.type == "image" else None
+            if picture is None or picture.vector:
+                continue
+            (_, _, drawn_w, drawn_h), _ = image_placement(element, face, DEFAULT_BLEED)
+            if drawn_w <= 0 or drawn_h <= 0:
+                continue
+            dpi = min(picture.width / (drawn_w / MM_PER_INCH), picture.height / (drawn_h / MM_PER_INCH))
+            base = element.name.split("[")[0]
+            if base not in lowest or dpi < lowest[base][0]:
+                lowest[base] = (dpi, item, element, drawn_w, drawn_h)
+    checks = []
+    for base, (dpi, item, element, drawn_w, drawn_h) in lowest.items():
+        picture = element.get("path")
+        source = next((e.values.get("path") for e in layout.elements if e.name == base), None)
+        where = source.where if source is not None else layout.where
+        need = f"{math.ceil(drawn_w / MM_PER_INCH * SHARP_DPI)} x {math.ceil(drawn_h / MM_PER_INCH * SHARP_DPI)} px"
+        actual = (f"{picture.path} is {picture.width} x {picture.height} px printed at {drawn_w:.1f} x "
+                  f"{drawn_h:.1f} mm: {dpi:.0f} dpi on {item.key}")
+        check_name = f"{name} element '{base}' resolution"
+        if dpi >= SHARP_DPI:
+            checks.append(Check(check_name, f"at least {SHARP_DPI} dpi", actual, True, where))
+        elif dpi >= LEAST_DPI:
+            checks.append(Check(check_name, f"at least {SHARP_DPI} dpi (export it at {need} or more)", actual, True,
+                                where, warning=True))
+        else:
+            checks.append(Check(check_name, f"at least {LEAST_DPI} dpi, {SHARP_DPI} to print sharp (export it at "
+                                f"{need} or more)", actual, False, where))
     return checks
 
 
@@ -145,30 +194,43 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
 
 
 def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
-    """Text a shipped font cannot draw fails, naming the card, the element and the character."""
+    """Text its font cannot draw fails at the card's file:line, naming the card, the element and the
+    character: no shipped font has it, or the project font the layout chose lacks it (the shipped
+    fallback would draw it in another typeface)."""
     failures: list[Check] = []
-    looked_up: dict[int, list[tuple[Element, list[str]]]] = {}  # per shared face: its texts with lost characters
+    looked_up: dict[int, list[tuple[Element, list[str], str]]] = {}  # per shared face: texts with lost characters
     for item, face in resolved:
         if id(face) not in looked_up:
-            looked_up[id(face)] = [(element, lost) for element in face.elements
-                                   if element.type in ("text", "textbox") and (lost := _lost(element))]
-        for element, lost in looked_up[id(face)]:
+            looked_up[id(face)] = [(element, lost, lacking) for element in face.elements
+                                   if element.type in ("text", "textbox") for lost, lacking in _lost(element)]
+        for element, lost, lacking in looked_up[id(face)]:
             text = element.get("text")
             more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
             chars = ", ".join(describe(c) for c in lost[:3]) + more
             failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                  f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
+                                  f"{item.key}: {text!r} has {chars}, which {lacking}",
                                   False, item.location))
     return failures
 
 
-def _lost(element: Element) -> list[str]:
-    """Characters of a text element that no shipped font can draw."""
+def _lost(element: Element) -> list[tuple[list[str], str]]:
+    """Characters of a text element its fonts cannot draw, with who lacks them: no shipped font, or
+    the chosen project font."""
     text, font = element.get("text"), element.get("font")
     fonts = [font]
     if element.type == "textbox" and "**" in text:
         fonts.append(element.get("bold_font") or bold_of(font))
-    return missing(text, *fonts, fallback=True)
+    found = []
+    shipped = [f for f in fonts if not isinstance(f, ProjectFont)]
+    lost = missing(text, *shipped, fallback=True) if shipped else []
+    if lost:
+        found.append((lost, "no shipped font can draw"))
+    for own in dict.fromkeys(f for f in fonts if isinstance(f, ProjectFont)):
+        lacking = missing(text, own)
+        if lacking:
+            found.append((lacking, f"the font {own.stem!r} ({own.source}) lacks; choose a font that has it "
+                                   "or change the text"))
+    return found
 
 
 def _misfit(element: Element, face: Face) -> str | None:

@@ -121,20 +121,23 @@ DOCUMENT_FONTS = ("Serif", "Sans")  # body text and tables; headings also use Di
 HEADING_FONTS = ("Display",)
 
 
-def drawable_lines(lines: list[tuple[int, str]], display: str, markers: str = "") -> list[tuple[int, str]]:
-    """A document's (line, text) pairs in composed form; a character its fonts cannot draw is a
-    DataError at that template line, instead of a gap in the printed page. `markers` are the
-    caller's own stand-in characters (replaced before anything is drawn), never checked."""
+def drawable_lines(lines: list[tuple[int, str]], display: str, markers: str = "",
+                   body: tuple[str, ...] = DOCUMENT_FONTS, headings: tuple[str, ...] = HEADING_FONTS
+                   ) -> list[tuple[int, str]]:
+    """A document's (line, text) pairs in composed form; a character its fonts (`body`, and `headings` on
+    heading lines) cannot draw is a DataError at that template line, instead of a gap in the printed page.
+    `markers` are the caller's own stand-in characters (replaced before anything is drawn), never checked."""
     from generator.errors import DataError, Location
 
     out = []
     for line, raw in lines:
         text = composed(raw)
-        fonts = DOCUMENT_FONTS + (HEADING_FONTS if text.lstrip().startswith("#") else ())
+        fonts = body + (headings if text.lstrip().startswith("#") else ())
         lost = [c for c in missing(text, *fonts) if c not in markers]
         if lost:
             chars = ", ".join(describe(c) for c in lost[:3])
-            raise DataError(f"the shipped fonts ({', '.join(fonts)}) cannot draw {chars}; "
-                            "write the text in Latin, Greek or Cyrillic script", Location(display, line))
+            names = ", ".join(dict.fromkeys(getattr(font, "stem", font) for font in fonts))
+            raise DataError(f"the fonts ({names}) cannot draw {chars}; write the text in a script they have "
+                            "(the shipped fonts: Latin, Greek or Cyrillic)", Location(display, line))
         out.append((line, text))
     return out

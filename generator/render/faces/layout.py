@@ -42,9 +42,12 @@ from pathlib import Path
 from typing import Any, cast
 
 from generator.errors import DataError, Location, did_you_mean
+from generator.load.schema import COMMON, LAYOUT, LAYOUT_TYPES, UNSET
+from generator.load.schema import REQUIRED as SCHEMA_REQUIRED
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.project_fonts import ProjectFont
 from generator.render.faces.glyphs import composed
 from generator.render.faces.icons import ICONS
 from generator.render.faces.images import Picture, load_picture
@@ -53,46 +56,24 @@ from generator.speed import speedups
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-TOP_KEYS = ("extends", "description", "vars", "elements")
 MAX_EXTENDS = 8
 
-# Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, ink (a role), text (free string), path.
-COMMON_KEYS: dict[str, str] = {"name": "text", "type": "text", "when": "expr", "x": "num", "y": "num",
-                               "rows": "num", "cols": "num", "ink": "ink"}
+# Keys, value kinds, defaults and required keys of every element type: made from the one declared table,
+# `generator.load.schema` (which docs/layouts.md is generated from). Value kinds: num (mm or pt), colour,
+# font, icon, align, valign, fit, bool, ink (a role), text (free string), expr, path.
+TOP_KEYS = LAYOUT.names
+COMMON_KEYS: dict[str, str] = {key.name: key.kind for key in COMMON.keys}
 INK_ROLES = ("background", "frame")  # `ink:` marks what --ink-saver lightens (see render.inksaver)
 MAX_REPEAT = 400  # copies one element may make with rows x cols
 ABOVE_ZERO = frozenset({"size", "min_size", "r", "leading"})  # sizes: nothing to draw at zero, mirrored below it
 NOT_NEGATIVE = frozenset({"w", "h", "radius", "stroke_width", "max_width"})
-TYPE_KEYS: dict[str, dict[str, str]] = {
-    "rect": {"w": "num", "h": "num", "radius": "num", "fill": "colour", "stroke": "colour",
-             "stroke_width": "num", "bleed": "bool", "mirror": "bool", "frame": "bool"},
-    "circle": {"r": "num", "fill": "colour", "stroke": "colour", "stroke_width": "num", "mirror": "bool",
-               "frame": "bool"},
-    "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
-    "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
-             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool", "fit": "fit"},
-    "textbox": {"text": "text", "w": "num", "h": "num", "font": "font", "bold_font": "font", "size": "num",
-                "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign",
-                "fit": "fit"},
-    "icon": {"icon": "icon", "size": "num", "colour": "colour", "rotate": "num", "mirror": "bool"},
-    "pips": {"icon": "icon", "count": "num", "w": "num", "h": "num", "size": "num", "colour": "colour",
-             "columns": "num"},
-    "image": {"path": "path", "w": "num", "h": "num"},
-    "track": {"first": "num", "last": "num", "w": "num", "h": "num", "gap": "num", "radius": "num",
-              "font": "font", "size": "num", "colour": "colour", "fill": "colour", "stroke": "colour",
-              "stroke_width": "num"},
-}
+TYPE_KEYS: dict[str, dict[str, str]] = {kind: {key.name: key.kind for key in block.keys}
+                                        for kind, block in LAYOUT_TYPES.items()}
 ALLOWED_KEYS: dict[str, dict[str, str]] = {kind: {**COMMON_KEYS, **keys} for kind, keys in TYPE_KEYS.items()}
-DEFAULTS: dict[str, Any] = {
-    "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
-    "bleed": False, "mirror": False, "frame": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
-    "valign": "top", "rotate": 0.0, "leading": 1.2, "text": "", "columns": 0.0, "gap": 1.0,
-}
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "rect": (), "circle": ("r",), "line": ("x2", "y2"), "text": ("text",), "textbox": ("text", "w", "h"),
-    "icon": ("icon", "size"), "pips": ("icon", "count", "w", "h", "size"), "image": ("path", "w", "h"),
-    "track": ("first", "last", "w", "h"),
-}
+DEFAULTS: dict[str, Any] = {key.name: key.value for block in (COMMON, *LAYOUT_TYPES.values()) for key in block.keys
+                            if key.value is not UNSET}
+REQUIRED: dict[str, tuple[str, ...]] = {kind: tuple(key.name for key in block.keys if key.default is SCHEMA_REQUIRED)
+                                        for kind, block in LAYOUT_TYPES.items()}
 _MISSING = object()
 ALIGNS = ("left", "centre", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
@@ -166,6 +147,8 @@ class _RawElement:
     name: str
     values: dict[str, _Value]
     where: Location
+    game: str = ""  # the game whose layout folder wrote it: where its project fonts are looked up
+    bold: str | None = None  # a textbox's project font's `<Stem>-Bold` face, when it names no `bold_font`
 
 
 @dataclass
@@ -378,20 +361,21 @@ class LayoutLibrary:
             value = _Value(expr, where, self._expression(str(expr), where, f"var '{var_name}'"),
                            self._references(str(expr), expression=True))
             variables = [(n, v) for n, v in variables if n != var_name] + [(var_name, value)]
-        elements = [_RawElement(e.name, dict(e.values), e.where) for e in parent.elements] if parent else []
+        elements = [_RawElement(e.name, dict(e.values), e.where, e.game) for e in parent.elements] if parent else []
         raw_elements = doc.get("elements", [])
         if not isinstance(raw_elements, list):
             raise DataError("layout 'elements' must be a list ('- ' entries)", doc.where("elements"))
         for index, entry in enumerate(raw_elements):
             where = raw_elements.where(index) if hasattr(raw_elements, "where") else top
-            self._merge_element(elements, entry, where, index)
+            self._merge_element(elements, entry, where, index, name.split("/")[0])
         layout = Layout(name, display, variables, elements, top)
         for element in elements:
             self._check_element(element)
         layout.var_deps, layout.element_deps = _dependencies(variables, elements)
         return layout
 
-    def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int) -> None:
+    def _merge_element(self, elements: list[_RawElement], entry: Any, where: Location, index: int,
+                       game: str) -> None:
         if not isinstance(entry, YMap):
             raise DataError("a layout element must be a mapping (type:, x:, y:, ...)", where)
         name = entry.get("name", f"#{index + 1}")
@@ -410,8 +394,9 @@ class LayoutLibrary:
             values[key] = _Value(raw, entry.where(key))
         if existing:
             existing.values = values
+            existing.game = game
         else:
-            elements.append(_RawElement(name, values, where))
+            elements.append(_RawElement(name, values, where, game))
 
     def _check_element(self, element: _RawElement) -> None:
         """Strict keys and types, and compile every template once."""
@@ -435,13 +420,16 @@ class LayoutLibrary:
             elif isinstance(value.raw, str) and ("{{" in value.raw or "{%" in value.raw):
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
                 value.refs = self._references(value.raw, expression=False)
-            else:
+            elif not isinstance(value.raw, ProjectFont):  # an inherited element's font is already resolved
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
                 if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
                     self.image_path(value.raw, value.where)
+                elif value_kind == "font":  # read now: the layout's reads cover the font file's bytes
+                    value.raw = self.font(value.raw, value.where, element.game)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
+        element.bold = self._own_bold(element) if kind == "textbox" else None
         fit = element.values.get("fit")
         if fit is not None and fit.raw == "shrink" and "min_size" not in element.values:
             raise DataError(f"{kind} element '{element.name}' has 'fit: shrink' but no 'min_size' "
@@ -524,11 +512,26 @@ class LayoutLibrary:
         return cast(bytes, found)
 
     def image_path(self, relative: str, where: Location) -> Path:
-        """An image file named by a layout, resolved inside templates/ (no escapes); it must exist."""
+        """An image file named by a layout, resolved inside templates/, or for an `art/...` path not there,
+        inside the project's own art/ folder (no escapes either way); it must exist."""
+        gate = self.project.gate
         path = self.project.inside(self.project.templates_dir, relative, where)
-        if not self.project.gate.exists(path, where):
-            raise DataError(f"image {relative!r} not found under templates/", where)
-        return path
+        if gate.exists(path, where):
+            return path
+        if relative.startswith("art/"):
+            art = self.project.root / "art"
+            path = self.project.inside(art, relative[len("art/"):], where)
+            if gate.exists(path, where):
+                return path
+            raise DataError(f"image {relative!r} not found under templates/ or the project's art/", where)
+        raise DataError(f"image {relative!r} not found under templates/", where)
+
+    def font(self, name: str, where: Location, game: str) -> str:
+        """The font a layout names: a shipped font's name, or a project font (`fonts/<name>.ttf`, or the
+        game's `data/<game>/fonts/`) read through the gate and registered under a name with its digest."""
+        from generator.render.base.project_fonts import resolve_font
+
+        return resolve_font(self.project, game, name, where)
 
     def image(self, relative: str, where: Location) -> Picture:
         """An image named by a layout: read through the gate inside templates/, checked to be a
@@ -649,8 +652,25 @@ class LayoutLibrary:
                 resolved = _coerce(text, allowed[key], key, element.name, value.where, item)
             if allowed[key] == "path":
                 resolved = self.image(resolved, value.where)
+            elif allowed[key] == "font" and value.template is not None:
+                resolved = self.font(resolved, value.where, element.game)
             props.append((key, resolved))
+        if element.bold is not None:
+            props.append(("bold_font", element.bold))
         return kind, tuple(sorted(props))
+
+    def _own_bold(self, element: _RawElement) -> str | None:
+        """The bold face of a textbox's project font (`fonts/<Stem>-Bold.ttf` beside `<Stem>.ttf`), read now
+        with the layout, for `**bold**` runs when the element names no `bold_font`."""
+        from generator.render.base.project_fonts import font_files, resolve_font
+
+        font = element.values.get("font")
+        if "bold_font" in element.values or font is None or not isinstance(font.raw, ProjectFont):
+            return None
+        name = f"{font.raw.stem}-Bold"
+        if name not in font_files(self.project, element.game, font.where):
+            return None
+        return resolve_font(self.project, element.game, name, font.where)
 
 
 class FaceMemo:
@@ -769,7 +789,10 @@ def _dependencies(variables: list[tuple[str, _Value]], elements: list[_RawElemen
     element_deps: list[Deps | None] = []
     for element in elements:
         kind = element.values["type"].raw
-        if "rows" in element.values or "cols" in element.values or "path" in ALLOWED_KEYS[kind].values():
+        templated_font = any(ALLOWED_KEYS[kind].get(key) == "font" and value.template is not None
+                             for key, value in element.values.items())
+        if ("rows" in element.values or "cols" in element.values or "path" in ALLOWED_KEYS[kind].values()
+                or templated_font):
             element_deps.append(None)
             continue
         deps = _value_deps(list(element.values.values()), var_deps)
@@ -890,13 +913,6 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if value != "none" and not HEX.match(value):
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
                             f"got {value!r}{_whose(item)}", where)
-    elif kind == "font":
-        from generator.render.base.fonts import FONT_FILES
-
-        if value not in FONT_FILES:
-            hint = did_you_mean(value, tuple(FONT_FILES))
-            raise DataError(f"element '{element}' font {value!r} is not a shipped font{hint}"
-                            f" (fonts: {', '.join(FONT_FILES)})", where)
     elif kind == "icon":
         if value not in ICONS:
             raise DataError(f"element '{element}' icon {value!r} is unknown{did_you_mean(value, tuple(ICONS))}{_whose(item)}"

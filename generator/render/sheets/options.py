@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from generator.render.base.units import Paper
+from generator.render.base.units import DEFAULT_BLEED, Paper
 
 DUPLEX_MODES = ("long", "short", "none")
 
@@ -29,12 +29,14 @@ def sheet_file_name(game_id: str, subject: str, paper: str, mode: str) -> str:
     return f"{game_id}-{subject}-{paper}-{MODE_NAMES[mode]}.pdf"
 
 
+
+
 @dataclass(frozen=True)
 class SheetOptions:
     """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
 
     paper: Paper
-    bleed: float = 3.0
+    bleed: float = DEFAULT_BLEED
     duplex: str = "long"
     crop_marks: bool = True
     cut_lines: bool = False
@@ -64,7 +66,7 @@ class PrintSettings(Protocol):
 class PrintChoices:
     """The documented defaults of how things are printed; the build's options take theirs from here."""
 
-    bleed: float = 3.0
+    bleed: float = DEFAULT_BLEED
     duplex: str = "long"
     crop_marks: bool = True
     cut_lines: bool = False
