@@ -22,17 +22,22 @@ from generator.cli.context import Context, pass_context, quiet_option
               help="Address to listen on (the default keeps the preview on this machine).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port; the URL is printed).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="Also answer requests addressed to this name (repeatable); on a loopback --host only "
+                   "localhost and the address itself are answered, so no web page can reach the preview.")
 @click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date (the lightbox shows their bleed).")
+@click.option("--force", is_flag=True, help="Build even if validation fails (the page shows the faces anyway).")
 @quiet_option
 @pass_context
-def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int, png: bool) -> None:
+def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int,
+                  allow_hosts: tuple[str, ...], png: bool, force: bool) -> None:
     """Serve output/ with the gallery on http://127.0.0.1:8000/, rebuilding on every save.
 
     The page reloads by itself after each rebuild; a build error (file:line)
     shows on top of the page until it is fixed. Click a face to see it large
     with its bleed, trim and safe lines. Ctrl-C stops.
     """
-    from generator.cli.server import BuildState, PreviewServer
+    from generator.cli.server import BuildState, PreviewServer, is_loopback
     from generator.cli.watch import watch_and_build
     from generator.render.base.units import paper_names
     from generator.render.build import BuildOptions
@@ -42,8 +47,8 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
                            jobs=os.cpu_count() or 1)
     state = BuildState()
     placeholder = render_gallery(ctx.project, []).encode("utf-8")
-    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder) as server:
-        if host not in ("127.0.0.1", "localhost", "::1"):
-            ctx.note(f"warning: --host {host}: other machines on the network can see the preview")
+    with PreviewServer(ctx.project.output_dir, host, port, state, placeholder, allow_hosts=allow_hosts) as server:
+        if not is_loopback(host):  # printed even with --quiet: it is about who can see the files, not chatter
+            click.echo(f"warning: --host {host}: other machines on the network can see the preview", err=True)
         click.echo(f"serving {ctx.project.display(ctx.project.output_dir)}/ at {server.url} (Ctrl-C to stop)")
-        watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run)
+        watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, around=state.run, force=force)

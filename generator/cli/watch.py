@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -115,25 +116,32 @@ SOURCE_SUFFIXES = (".yaml", ".yml", ".j2", ".md", ".html", ".css", ".png", ".jpg
                    ".csv", ".xlsx")  # the last two: item sheets (load/sheets.py)
 
 
+# Editors' temporaries, swap files and backups: vim (.x.swp, x~, its '4913' probe), emacs (#x#, .#x lock links),
+# JetBrains (x___jb_tmp___, x___jb_old___), Kate (x.kate-swp), and the like. Saving through one is a change of
+# the real file, which comes as its own event; the temporary itself never is.
+_EDITOR_TEMPORARY = re.compile(r"^\.|~$|^#.*#$|___jb_\w+___$|\.(sw[a-p]|kate-swp|tmp|bak|orig)$|^\d+$", re.IGNORECASE)
+
+
 def _relevant(path: Path) -> bool:
     """Sources, and folders: editors' and tools' temporary files come and go without meaning a change, but a
     folder moved or renamed (one event, for the folder itself) takes its sources with it. A folder moved away
-    no longer exists, so any name without a suffix that is not a file counts (vim's '4913' probe excepted)."""
-    if path.name.startswith("."):
+    no longer exists, so any name without a suffix that is not a file counts (editors' temporaries excepted)."""
+    if _EDITOR_TEMPORARY.search(path.name):
         return False
     if path.suffix.lower() in SOURCE_SUFFIXES:
         return True
-    return not path.suffix and not path.name.isdigit() and not path.is_file()
+    return not path.suffix and not path.is_file()
 
 
-RUN_ONLY = ("games", "only", "jobs", "force", "clean")  # `pnp build` choices that are not build options
+RUN_ONLY = ("games", "only", "jobs", "clean")  # `pnp build` choices that are not build options (--force is:
+# the overlay of `pnp serve` and a refused rebuild of `pnp watch` tell the user to rebuild with it)
 
 
 @click.command("watch")
 @click.argument("game_ids", nargs=-1, metavar="[GAME]...")
 @quiet_option
 @pass_context
-def watch_command(ctx: Context, game_ids: tuple[str, ...], **values: Any) -> None:
+def watch_command(ctx: Context, game_ids: tuple[str, ...], force: bool, **values: Any) -> None:
     """Watch data/ and templates/; validate and rebuild what changed on every save.
 
     Takes every option `pnp build` takes (paper, bleed, duplex, marks, exports,
@@ -142,31 +150,38 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], **values: Any) -> Non
     file:line, and keeps running until Ctrl-C.
     """
     options = options_from_cli(values, jobs=os.cpu_count() or 1, output_uri=ctx.project.output_dir.resolve().as_uri())
-    watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo)
+    watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, force=force)
 
 
 def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, ...], options: Any,
-                    echo: Callable[[str], None], around: Callable[[Callable[[], Any]], Any] | None = None) -> None:
+                    echo: Callable[[str], None], around: Callable[[Callable[[], Any]], Any] | None = None,
+                    force: bool = False, changes: Iterable[set[tuple[Any, str]]] | None = None) -> None:
     """Build, then rebuild on every save until Ctrl-C, in one warm session: `pnp watch` and `pnp serve`.
 
     `around`, if given, runs each build (it gets the build to call and returns its
     result or raises its error): `pnp serve` records every outcome for the page.
+    `force` builds a deck that fails validation; `changes` replaces watchfiles' batches (tests).
     """
-    from watchfiles import watch
-
     from generator.pipeline import BuildSession
 
-    folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
     clock = CardClock()
     with BuildSession(project, raster_jobs=1, registry=registry, watching=True) as session:
         def run_build() -> Any:
-            return session.build(game_ids, options, progress=clock.progress)
+            return session.build(game_ids, options, force=force, progress=clock.progress)
 
         def build() -> Any:
             return around(run_build) if around else run_build()
 
         with contextlib.suppress(KeyboardInterrupt):
-            watch_loop(project, build, watch(*folders, debounce=200, step=50), echo, clock)
+            watch_loop(project, build, _saves(project) if changes is None else changes, echo, clock)
+
+
+def _saves(project: Project) -> Iterable[set[tuple[Any, str]]]:
+    """watchfiles' batches of changes under data/ and templates/ (imported only when watching starts)."""
+    from watchfiles import watch
+
+    folders = [p for p in (project.data_dir, project.templates_dir) if p.is_dir()]
+    return watch(*folders, debounce=200, step=50)
 
 
 # Every build option of `pnp build`, shared (the same click parameters), so watch cannot fall behind.
