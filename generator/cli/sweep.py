@@ -53,7 +53,7 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
                   scheduler: str | None) -> None:
     """Simulate GAME at every combination of the --vary values and report the chosen metrics."""
     from generator.engine.simulate import EngineSource, SimSpec, summarize
-    from generator.engine.simulate.runner import prime, simulate_many
+    from generator.engine.simulate.runner import simulate_many
     from generator.engine.simulate.sweep import DEFAULT_METRICS, Vary, check_metric, grid, known_names, metric
 
     for target in (csv_path, plot_path):
@@ -69,19 +69,20 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     game, engine, rules = load_rules(ctx, game_id, fixed)
     players, specs = seats(rules, engine, game_id, players, bot, bots)
     root = str(ctx.project.root)
-    prime(EngineSource(root, game_id, engine.module, fixed), rules, dict(engine.bots))
+    built = {EngineSource(root, game_id, engine.module, fixed): (rules, dict(engine.bots))}  # the run's, shared
     points = grid(grid_of)
     runs = [SimSpec(EngineSource(root, game_id, engine.module,
                                  fixed + tuple(Override(v.path, value) for v, value in zip(grid_of, point, strict=True))),
                     players, specs, seed, games) for point in points]
     # Two games at the first point before the grid: a metric this game cannot give (a seat it lacks, a figure or a
     # balance hook it has not) is refused now, not once every point has been played.
-    (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler)
+    (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler,
+                             built)
     probed = summarize(probe, game=game_id, title=game.title, bots=specs, seed=seed, check=False)
     for name in names:
         metric(probed, name)
     with _progress(ctx, games * len(runs)) as advance:
-        aggregates = simulate_many(runs, jobs or os.cpu_count() or 1, advance, None, scheduler)
+        aggregates = simulate_many(runs, jobs or os.cpu_count() or 1, advance, None, scheduler, built)
     rows = []
     for point, aggregate in zip(points, aggregates, strict=True):
         summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=False)
