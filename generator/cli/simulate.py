@@ -39,8 +39,29 @@ if TYPE_CHECKING:
     from generator.model import Game
 
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # Dask's address schemes that name a host and port
+
+
+def scheduler_address(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """`--scheduler`, checked before any game is played: SCHEME://HOST:PORT (or HOST:PORT, meaning tcp)."""
+    if value is None:
+        return None
+    scheme, sep, rest = value.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    if sep and scheme not in SCHEDULER_SCHEMES:
+        problem = f"{scheme!r} is not a Dask scheme ({', '.join(SCHEDULER_SCHEMES)})"
+    elif not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        problem = "it has no port"
+    elif not host or (host.startswith("[") != host.endswith("]")) or any(c in host for c in "/?# "):
+        problem = "it has no host"
+    else:
+        return value
+    raise UsageError(f"--scheduler {value!r}: {problem}; give the Dask scheduler's address as tcp://HOST:PORT, "
+                     "like tcp://10.0.0.5:8786")
+
+
 scheduler_option = click.option(
-    "--scheduler", default=None, metavar="ADDRESS",
+    "--scheduler", default=None, metavar="ADDRESS", callback=scheduler_address,
     help="Play on a Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes; same results.")
 
 
