@@ -48,6 +48,8 @@ def scheduler_address(_ctx: click.Context, _param: click.Parameter, value: str |
         return None
     scheme, sep, rest = value.rpartition("://")
     host, colon, port = rest.rpartition(":")
+    if scheme == "inproc" and rest:  # a cluster inside this process (tests, notebooks): no host or port
+        return value
     if sep and scheme not in SCHEDULER_SCHEMES:
         problem = f"{scheme!r} is not a Dask scheme ({', '.join(SCHEDULER_SCHEMES)})"
     elif not colon or not port.isdigit() or not 0 < int(port) < 65536:
