@@ -12,11 +12,11 @@ import os
 import click
 
 from generator.cli.build import chosen_exports, paper_option
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_games, pass_context, quiet_option, root_option
 
 
 @click.command("serve")
-@click.argument("game_ids", nargs=-1, metavar="[GAME]...")
+@click.argument("game_ids", nargs=-1, metavar="[GAME]...", shell_complete=complete_games)
 @paper_option
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (the default keeps the preview on this machine).")
@@ -28,6 +28,7 @@ from generator.cli.context import Context, pass_context, quiet_option
 @click.option("--png", is_flag=True, help="Also keep the 300 dpi PNG faces up to date (the lightbox shows their bleed).")
 @click.option("--force", is_flag=True, help="Build even if validation fails (the page shows the faces anyway).")
 @quiet_option
+@root_option
 @pass_context
 def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str, port: int,
                   allow_hosts: tuple[str, ...], png: bool, force: bool) -> None:
@@ -43,6 +44,7 @@ def serve_command(ctx: Context, game_ids: tuple[str, ...], paper: str, host: str
     from generator.render.build import BuildOptions
     from generator.render.site.gallery import render_gallery
 
+    ctx.game_ids(game_ids)  # a misspelt game is refused with the likely one, before the server starts
     options = BuildOptions(papers=paper_names(paper), exports=chosen_exports({"export_png": png}, gallery=True),
                            jobs=os.cpu_count() or 1)
     state = BuildState()

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING
 import click
 from click.termui import progressbar
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_bots, complete_games, pass_context, quiet_option, root_option
 from generator.cli.table import format_table
 from generator.errors import Interrupted, UsageError
 from generator.load.overrides import Override, parse_overrides
@@ -68,11 +68,12 @@ scheduler_option = click.option(
 
 
 @click.command("simulate")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat: random, heuristic, search (every game has these; search is "
-                   "slow), a game's own bot (an unknown name lists them), or module:Class.")
+@click.option("--bot", default=None, shell_complete=complete_bots,
+              help="One bot for every seat: random (the default), heuristic, search (every game has these; search "
+                   "is slow), a game's own bot (an unknown name lists them), or module:Class.")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated, e.g. heuristic,random,random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed; every game's seed derives from it.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
@@ -91,6 +92,7 @@ scheduler_option = click.option(
               help="Override a value of the game's data (repeatable), e.g. combinations.full-crew.points=5.")
 @scheduler_option
 @quiet_option
+@root_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,

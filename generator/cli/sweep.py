@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_bots, complete_games, pass_context, quiet_option, root_option
 from generator.cli.simulate import _progress, load_rules, scheduler_option, seats
 from generator.cli.table import format_table
 from generator.errors import UsageError
@@ -25,7 +25,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
 
 
 @click.command("sweep")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.option("--vary", "varies", multiple=True, required=True, metavar="PATH=v1,v2,...",
               help="A data value to try at each of these values (repeatable: the grid is every combination).")
 @click.option("--set", "settings", multiple=True, metavar="PATH=VALUE", help="Hold a value fixed at every point.")
@@ -34,7 +34,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
                    "position:N, share:SOURCE, taken:CHOICE, takers:CHOICE, ties, max-share, max-takers, mean:FIGURE.")
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games per point.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat.")
+@click.option("--bot", default=None, shell_complete=complete_bots, help="One bot for every seat (default: random).")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed, the same at every point.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
@@ -46,6 +46,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep as JSON.")
 @scheduler_option
 @quiet_option
+@root_option
 @pass_context
 def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings: tuple[str, ...],
                   metrics: tuple[str, ...], games: int, players: int | None, bot: str | None, bots: str | None,

@@ -21,7 +21,7 @@ from typing import Any
 import click
 
 from generator.cli.build import build_command, options_from_cli
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_games, pass_context, quiet_option, root_option
 from generator.engine.registry import Registry
 from generator.errors import PnpError
 from generator.project import Project
@@ -138,8 +138,9 @@ RUN_ONLY = ("games", "only", "jobs", "clean")  # `pnp build` choices that are no
 
 
 @click.command("watch")
-@click.argument("game_ids", nargs=-1, metavar="[GAME]...")
+@click.argument("game_ids", nargs=-1, metavar="[GAME]...", shell_complete=complete_games)
 @quiet_option
+@root_option
 @pass_context
 def watch_command(ctx: Context, game_ids: tuple[str, ...], force: bool, **values: Any) -> None:
     """Watch data/ and templates/; validate and rebuild what changed on every save.
@@ -149,6 +150,7 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], force: bool, **values
     (what changed, what was rebuilt, how long), or the error with its
     file:line, and keeps running until Ctrl-C.
     """
+    ctx.game_ids(game_ids)  # a misspelt game is refused with the likely one, before watching starts
     options = options_from_cli(values, jobs=os.cpu_count() or 1, output_uri=ctx.project.output_dir.resolve().as_uri())
     watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, force=force)
 
