@@ -72,7 +72,7 @@ def test_the_encoding_has_a_fixed_length_and_depends_only_on_what_is_seen() -> N
 
 
 def test_human_rendering_names_the_agent_who_made_the_move(capsys: pytest.CaptureFixture[str]) -> None:
-    """It used to name the agent to act next: every line of a two-player game blamed the other player."""
+    """It used to name the agent to act next, so nearly every line named the wrong player."""
     env = game_env("pirate-tricks", players=3, root=PROJECT.root, render_mode="human")
     env.reset(seed=4)
     movers, shown = [], []
