@@ -52,6 +52,7 @@ class GameReport:
                     "ok": c.ok,
                     "players": c.players,
                     "location": str(c.location) if c.location else None,
+                    "source": str(c.source) if c.source else None,
                 }
                 for c in self.checks
             ],

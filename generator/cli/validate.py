@@ -24,8 +24,8 @@ def format_report(report: GameReport, verbose: bool) -> str:
         rows.append([name, check.expected, check.actual, "ok" if check.ok else "FAIL"])
     lines = [head, format_table(["check", "expected", "actual", "status"], rows, wrap={0: 56, 1: 24, 2: 40})]
     for check in report.failures():
-        if check.location:
-            lines.append(f"  {check.location}: {check.name}: expected {check.expected}, got {check.actual}")
+        if check.location or check.source:
+            lines.append(f"  {check.failure_line()}")
     return "\n".join(lines)
 
 

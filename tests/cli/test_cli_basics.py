@@ -166,6 +166,15 @@ def test_validate_lists_every_check_with_verbose_and_failures_always(project_cop
     edit(project.data_dir / "counterattack" / "game.yaml", "ports_to_win: 6", "ports_to_win: 7")
     code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "counterattack")
     assert code == 1 and "1 of 34 checks failed" in out and "one port per hand to win" in out and " ok\n" not in out
+    # The count is on cards.yaml, the rule it must match on game.yaml: the line names both (the edit was the rule).
+    rule = next(n for n, line in enumerate((project.data_dir / "counterattack" / "game.yaml").read_text().splitlines(), 1)
+                if "ports_to_win:" in line)
+    assert (f"  data/counterattack/cards.yaml:3: one port per hand to win: expected 7 "
+            f"(set at data/counterattack/game.yaml:{rule}), got 6\n") in out
+    code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "counterattack", "--json")
+    failed = [c for c in json.loads(out)[0]["checks"] if not c["ok"]]
+    assert [(c["location"], c["source"]) for c in failed] == [("data/counterattack/cards.yaml:3",
+                                                               f"data/counterattack/game.yaml:{rule}")]
 
 
 def test_help_names_the_default_bot() -> None:
