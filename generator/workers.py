@@ -146,19 +146,19 @@ def forked_map(work: Callable[[S, T], R], shared: S, items: Sequence[T], jobs: i
             if next_out >= len(items):
                 break
             ready = wait([*busy, *(process.sentinel for process, _link in processes)])
-            for link in [r for r in ready if isinstance(r, Connection)]:
-                try:
-                    index, ok, value = link.recv()
-                except EOFError:
-                    continue  # its process ended: its sentinel says how
-                del busy[link]
-                if not ok:
-                    raise value
-                finished[index] = value
-                idle.append(link)
             for process, link in processes:
-                if process.sentinel in ready and link in busy and not link.poll():
-                    raise RuntimeError(f"a worker process stopped (exit code {process.exitcode}) during its task")
+                if link in ready:
+                    try:
+                        index, ok, value = link.recv()
+                    except EOFError:  # the worker is gone, its task unfinished
+                        raise _stopped(process) from None
+                    del busy[link]
+                    if not ok:
+                        raise value
+                    finished[index] = value
+                    idle.append(link)
+                elif process.sentinel in ready and link in busy and not link.poll():
+                    raise _stopped(process)
     finally:
         for process, link in processes:
             if link not in busy:
@@ -171,6 +171,13 @@ def forked_map(work: Callable[[S, T], R], shared: S, items: Sequence[T], jobs: i
             process.join(timeout=5)
             if process.is_alive():
                 process.kill()
+
+
+def _stopped(process: Any) -> RuntimeError:
+    """The error for a worker that died during its task, with its exit code (reaped first: the pipes of a
+    dying process close a moment before the system can report how it ended)."""
+    process.join(timeout=5)
+    return RuntimeError(f"a worker process stopped (exit code {process.exitcode}) during its task")
 
 
 def _serve(work: Callable[[Any, Any], Any], shared: Any, link: Any, parent: int) -> None:
