@@ -50,6 +50,12 @@ class Refused(PnpError):
     exit_code = 1
 
 
+class Interrupted(PnpError):
+    """Ctrl-C or SIGTERM stopped a command that still reported what it had done: exit code 130."""
+
+    exit_code = 130
+
+
 class DataError(PnpError):
     """Something wrong in `data/` or `templates/`."""
 

@@ -158,32 +158,39 @@ def atomic_writer(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     (disk full, read-only, a file where a folder should be) become one-line `WriteError`s.
     """
     refuse_unless_plain(path)
+    tmp = ""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = _create_temporary(path)
-    except OSError as exc:
-        raise write_error(exc, path) from None
-    try:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # The temporary is named before it exists, so an interrupt (Ctrl-C, SIGTERM) at any point from
+            # here on finds the name below and removes the file: no window between creating it and guarding it.
+            for tmp in _temporary_names(path):
+                with suppress(FileExistsError):  # a name taken (by a dead writer with our pid): the next one
+                    fd = os.open(tmp, _TEMPORARY_FLAGS, 0o666)
+                    break
+            else:
+                raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
+        except OSError as exc:
+            raise write_error(exc, path) from None
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline="\n")) as handle:
             yield handle
         os.replace(tmp, path)
     except BaseException as exc:
-        with suppress(OSError):
-            os.unlink(tmp)
+        if tmp:
+            with suppress(OSError):
+                os.unlink(tmp)
         if isinstance(exc, OSError):
             raise write_error(exc, path) from None
         raise
 
 
-def _create_temporary(path: Path) -> tuple[int, str]:
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
-    for _attempt in range(100):
-        tmp = str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
-        try:
-            return os.open(tmp, flags, 0o666), tmp
-        except FileExistsError:
-            continue
-    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path))
+_TEMPORARY_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _temporary_names(path: Path, attempts: int = 100) -> Iterator[str]:
+    """Names for `path`'s temporary: beside it, with this process's id (see `clean_temporaries`)."""
+    for _attempt in range(attempts):
+        yield str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
 
 
 def clean_temporaries(folder: Path) -> list[Path]:

@@ -57,6 +57,7 @@ class GameReport:
                     "warning": c.warning,
                     "players": c.players,
                     "location": str(c.location) if c.location else None,
+                    "source": str(c.source) if c.source else None,
                 }
                 for c in self.checks
             ],

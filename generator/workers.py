@@ -8,10 +8,15 @@ parent from a small thread and exit when it is gone. SIGTERM and SIGINT get
 their default meaning in workers: the parent, not the worker, unwinds the run.
 A pool left by an exception (Ctrl-C, an error) cancels what was queued and
 stops its workers instead of waiting for them.
+
+`forked_map` is the simulator's pool: what every task shares (a run's rules,
+which do not pickle) reaches the workers by fork, never by pickling, and is
+handed down as an argument, so no module holds it between runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import multiprocessing
@@ -20,11 +25,16 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
+
+S = TypeVar("S")
+T = TypeVar("T")
+R = TypeVar("R")
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 WATCH_INTERVAL = 0.5  # seconds between two looks at the parent, where the kernel cannot tell us
@@ -94,3 +104,98 @@ def _poll_parent(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(WATCH_INTERVAL)
     os._exit(1)
+
+
+def can_fork() -> bool:
+    """Whether workers can be forked (and so inherit what this process holds without pickling)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def forked_map(work: Callable[[S, T], R], shared: S, items: Sequence[T], jobs: int) -> Iterator[R]:
+    """`work(shared, item)` for every item on up to `jobs` worker processes; results in the order of `items`.
+
+    `shared` reaches the workers when they are forked, never pickled (where fork is missing it must
+    pickle). Each worker takes the next item as soon as it is free. A worker's exception is raised
+    here; a worker that dies is a RuntimeError; leaving early (an interrupt, an error) ends them all.
+    """
+    from multiprocessing.connection import Connection, wait
+
+    context = multiprocessing.get_context("fork" if can_fork() else None)
+    processes: list[Any] = []
+    busy: dict[Connection, int] = {}
+    idle: list[Connection] = []
+    try:
+        for _ in range(max(1, min(jobs, len(items)))):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(work, shared, theirs, os.getpid()), daemon=True)
+            process.start()
+            theirs.close()
+            processes.append((process, mine))
+            idle.append(mine)
+        todo = iter(enumerate(items))
+        finished: dict[int, R] = {}
+        next_out = 0
+        while next_out < len(items):
+            while idle and (job := next(todo, None)) is not None:
+                link = idle.pop()
+                link.send(job)
+                busy[link] = job[0]
+            while next_out in finished:
+                yield finished.pop(next_out)
+                next_out += 1
+            if next_out >= len(items):
+                break
+            ready = wait([*busy, *(process.sentinel for process, _link in processes)])
+            for process, link in processes:
+                if link in ready:
+                    try:
+                        index, ok, value = link.recv()
+                    except EOFError:  # the worker is gone, its task unfinished
+                        raise _stopped(process) from None
+                    del busy[link]
+                    if not ok:
+                        raise value
+                    finished[index] = value
+                    idle.append(link)
+                elif process.sentinel in ready and link in busy and not link.poll():
+                    raise _stopped(process)
+    finally:
+        for process, link in processes:
+            if link not in busy:
+                with contextlib.suppress(OSError):
+                    link.send(None)
+            else:
+                process.terminate()
+            link.close()
+        for process, _link in processes:
+            process.join(timeout=5)
+            if process.is_alive():
+                process.kill()
+
+
+def _stopped(process: Any) -> RuntimeError:
+    """The error for a worker that died during its task, with its exit code (reaped first: the pipes of a
+    dying process close a moment before the system can report how it ended)."""
+    process.join(timeout=5)
+    return RuntimeError(f"a worker process stopped (exit code {process.exitcode}) during its task")
+
+
+def _serve(work: Callable[[Any, Any], Any], shared: Any, link: Any, parent: int) -> None:
+    """A forked worker: take (index, item) from `link`, answer (index, ok, result or exception), until None."""
+    watch_parent(parent)
+    while True:
+        try:
+            job = link.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        index, item = job
+        try:
+            answer = (index, True, work(shared, item))
+        except Exception as exc:
+            answer = (index, False, exc)
+        try:
+            link.send(answer)
+        except Exception as exc:  # an exception or result that does not pickle: its text still goes back
+            link.send((index, False, RuntimeError(f"{type(exc).__name__}: {exc}")))

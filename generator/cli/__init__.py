@@ -69,6 +69,15 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         return self._find(name) if name in COMMANDS else None
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command is refused with the likely one it misspells (`pnp biuld`: did you mean 'build'?)."""
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
+            from generator.errors import did_you_mean
+
+            ctx.fail(f"no such command {name!r}{did_you_mean(name, COMMANDS)}")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The commands section of `pnp --help`, as click writes it, from `SUMMARIES` where it can
         (importing a command for its one line of help would cost `--help` ReportLab's import)."""

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import click
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_games, complete_presets, pass_context, quiet_option, root_option
 from generator.engine.registry import EngineError
 from generator.errors import DataError, PnpError, Refused, UsageError
 
@@ -43,7 +43,7 @@ def paper_option(command: Callable[..., Any]) -> Callable[..., Any]:
     from generator.render.base.units import ALL_PAPERS, PAPERS
 
     choices = [*PAPERS, ALL_PAPERS, "both"]
-    return click.option("--paper", type=click.Choice(choices), default=ALL_PAPERS, show_default=True,
+    return click.option("--paper", type=click.Choice(choices, case_sensitive=False), default=ALL_PAPERS, show_default=True,
                         help=f"Paper of the sheets and documents ({ALL_PAPERS}: every one of "
                              f"{', '.join(p.label for p in PAPERS.values())}).")(command)
 
@@ -85,11 +85,11 @@ class BuildCommand(click.Command):
 
 
 @click.command("build", cls=BuildCommand)
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete_games)
 @click.option("--only", "only", multiple=True, metavar="COMPONENT", help="Build only this component (repeatable).")
 @paper_option
 @click.option("--bleed", type=float, default=3.0, show_default=True, help="Bleed around each face, mm.")
-@click.option("--duplex", type=click.Choice(["long", "short", "none"]), default="long", show_default=True,
+@click.option("--duplex", type=click.Choice(["long", "short", "none"], case_sensitive=False), default="long", show_default=True,
               help="Backs on the following page for long- or short-edge flip; none: gutter-fold "
                    "(or fronts only when all backs are equal).")
 @click.option("--no-crop-marks", is_flag=True, help="Leave out the crop marks.")
@@ -97,10 +97,10 @@ class BuildCommand(click.Command):
 @click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
               help="Shift backs by X,Y mm to match a printer's front/back drift.")
 @exporter_options
-@click.option("--preset", "presets", multiple=True, metavar="NAME",
+@click.option("--preset", "presets", multiple=True, metavar="NAME", shell_complete=complete_presets,
               help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
                    "see README 'Print services' for the names).")
-@click.option("--colour", "colour", type=click.Choice(["rgb", "cmyk"]), default="rgb", show_default=True,
+@click.option("--colour", "colour", type=click.Choice(["rgb", "cmyk"], case_sensitive=False), default="rgb", show_default=True,
               help="cmyk: write the sheets (and --png's face PDFs) as CMYK PDF/X through the shipped FOGRA39 "
                    "profile, total ink at most 240%.")
 @click.option("--tts-url", "tts_url", default="", metavar="BASE",
@@ -120,6 +120,7 @@ class BuildCommand(click.Command):
 @click.option("--force", is_flag=True, help="Build even if validation fails.")
 @click.option("--clean", is_flag=True, help="Ignore (and reset) the build cache: redraw everything.")
 @quiet_option
+@root_option
 @pass_context
 def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], jobs: int, force: bool, clean: bool,
                   **values: Any) -> None:
@@ -151,6 +152,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     """
     from generator.build.session import BuildSession
 
+    ctx.game_ids(games)  # a misspelt game is refused with the likely one, before anything starts
     options = options_from_cli(values, jobs=jobs or os.cpu_count() or 1, only=only,
                                output_uri=ctx.project.output_dir.resolve().as_uri())
     started = time.perf_counter()

@@ -15,14 +15,15 @@ from typing import Any
 
 import click
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_games, pass_context, quiet_option, root_option
 from generator.errors import DataError, UsageError
 
 
 @click.command("check")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.argument("log_path", metavar="LOG", type=click.Path(dir_okay=False, path_type=Path))
 @quiet_option
+@root_option
 @pass_context
 def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     """Replay the game(s) recorded in LOG and confirm every action was legal and every game complete.

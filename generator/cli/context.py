@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -10,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from generator.errors import PnpError, UsageError
+from generator.errors import PnpError, UsageError, did_you_mean
 from generator.model import Game
 from generator.project import Project
 
@@ -48,14 +49,16 @@ class Context:
         return not self.quiet and sys.stderr.isatty() and not os.environ.get("CI")
 
     def game_ids(self, ids: Iterable[str] = ()) -> list[str]:
-        """The named games (all under data/ when none are named); a UsageError for an unknown one."""
-        wanted = list(ids) or self.project.game_ids()
+        """The named games (all when none are named), each refused unless it is under data/, with the
+        likely game a misspelt name meant (`counterattak`: did you mean 'counterattack'?)."""
+        known = self.project.game_ids()
+        wanted = list(ids) or known
         if not wanted:
             raise UsageError(f"no games under {self.project.display(self.project.data_dir)}/ (is --root right?)")
-        known = self.project.game_ids()
         for game_id in wanted:
             if game_id not in known:
-                raise UsageError(f"unknown game {game_id!r} (games: {', '.join(known) or 'none'})")
+                raise UsageError(f"unknown game {game_id!r}{did_you_mean(game_id, known)} "
+                                 f"(games: {', '.join(known) or 'none'})")
         return wanted
 
     def games(self, ids: Iterable[str] = ()) -> list[Game]:
@@ -115,3 +118,64 @@ def quiet_option(command: F) -> F:
     option: F = click.option("-q", "--quiet", "_quiet", is_flag=True, expose_value=False, callback=_set_quiet,
                              help="No progress bars or chatter; errors only.")(command)
     return option
+
+
+def _set_root(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    found = ctx.find_object(Context)
+    if value is not None and found is not None and not ctx.resilient_parsing:
+        found.project = Context.create(value, found.quiet, found.registry).project
+        found._games.clear()
+    return value
+
+
+def root_option(command: F) -> F:
+    """`--root DIR` after the subcommand too (`pnp validate --root ../game`), as users type it."""
+    option: F = click.option("--root", "_root", type=click.Path(file_okay=False, path_type=str), default=None,
+                             expose_value=False, callback=_set_root,
+                             help="Project folder holding data/, templates/ and output/ (as before the command).")(command)
+    return option
+
+
+# --- shell completion (`eval "$(_PNP_COMPLETE=bash_source pnp)"`, README) ---------------------------
+
+
+def _root_for(ctx: click.Context) -> str:
+    """The project folder the command line names so far: a subcommand's --root, else pnp's, else here."""
+    while ctx is not None:
+        root = ctx.params.get("_root") or ctx.params.get("root")
+        if root:
+            return str(root)
+        ctx = ctx.parent  # type: ignore[assignment]
+    return "."
+
+
+def complete_games(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """The games under the project's data/ that start with what was typed."""
+    try:
+        ids = Project.at(_root_for(ctx)).game_ids()
+    except (PnpError, OSError):
+        return []
+    return [game_id for game_id in ids if game_id.startswith(incomplete)]
+
+
+def complete_presets(_ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """The print-service presets shipped (presets.yaml) that start with what was typed."""
+    from generator.render.exports.presets import registry
+
+    try:
+        return [name for name in registry() if name.startswith(incomplete)]
+    except PnpError:
+        return []
+
+
+def complete_bots(ctx: click.Context, _param: click.Parameter, incomplete: str) -> list[str]:
+    """The bots every game has, and the named game's own, that start with what was typed."""
+    from generator.engine.registry import REGISTRY
+    from generator.engine.simulate.bots import COMMON_BOTS
+
+    names = list(COMMON_BOTS)
+    game_id = ctx.params.get("game_id")
+    if isinstance(game_id, str):
+        with contextlib.suppress(PnpError, ImportError):  # not a game with an engine: the common bots
+            names += [name for name in REGISTRY.engine(game_id).bots if name not in names]
+    return [name for name in names if name.startswith(incomplete)]

@@ -10,18 +10,19 @@ from pathlib import Path
 
 import click
 
-from generator.cli.context import Context, pass_context
+from generator.cli.context import Context, complete_games, pass_context, root_option
 from generator.errors import UsageError
 from generator.load.sheets import write_csv
 from generator.project import write_atomic
 
 
 @click.command("export-items")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.argument("component_id", metavar="COMPONENT")
 @click.option("--csv", "as_csv", is_flag=True, default=True, help="Write CSV (the one format so far; the default).")
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the sheet to this file (else to standard output).")
+@root_option
 @pass_context
 def export_items_command(ctx: Context, game_id: str, component_id: str, as_csv: bool, out: Path | None) -> None:
     """Write a component's items as CSV: one row per item, one column per field."""

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from generator.cli.context import Context, pass_context
+from generator.cli.context import Context, complete_games, pass_context, root_option
 from generator.cli.table import format_table
 from generator.model import Game
 
@@ -23,6 +23,7 @@ def _minutes(game: Game) -> str:
 
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@root_option
 @pass_context
 def list_command(ctx: Context, as_json: bool) -> None:
     """The games, their components and counts."""
@@ -62,8 +63,9 @@ def _summary(game: Game) -> dict[str, object]:
 
 
 @click.command("show")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@root_option
 @pass_context
 def show_command(ctx: Context, game_id: str, as_json: bool) -> None:
     """One game in detail: components, contents, player counts, design notes and decisions."""

@@ -12,14 +12,14 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import click
 from click.termui import progressbar
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_bots, complete_games, pass_context, quiet_option, root_option
 from generator.cli.table import format_table
-from generator.errors import UsageError
+from generator.errors import Interrupted, UsageError
 from generator.load.overrides import Override, parse_overrides
 from generator.project import atomic_writer, refuse_unless_plain
 from generator.simulation import (
@@ -39,17 +39,41 @@ if TYPE_CHECKING:
     from generator.model import Game
 
 
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss", "ucx")  # Dask's address schemes that name a host and port
+
+
+def scheduler_address(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """`--scheduler`, checked before any game is played: SCHEME://HOST:PORT (or HOST:PORT, meaning tcp)."""
+    if value is None:
+        return None
+    scheme, sep, rest = value.rpartition("://")
+    host, colon, port = rest.rpartition(":")
+    if scheme == "inproc" and rest:  # a cluster inside this process (tests, notebooks): no host or port
+        return value
+    if sep and scheme not in SCHEDULER_SCHEMES:
+        problem = f"{scheme!r} is not a Dask scheme ({', '.join(SCHEDULER_SCHEMES)})"
+    elif not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        problem = "it has no port"
+    elif not host or (host.startswith("[") != host.endswith("]")) or any(c in host for c in "/?# "):
+        problem = "it has no host"
+    else:
+        return value
+    raise UsageError(f"--scheduler {value!r}: {problem}; give the Dask scheduler's address as tcp://HOST:PORT, "
+                     "like tcp://10.0.0.5:8786")
+
+
 scheduler_option = click.option(
-    "--scheduler", default=None, metavar="ADDRESS",
+    "--scheduler", default=None, metavar="ADDRESS", callback=scheduler_address,
     help="Play on a Dask cluster (e.g. tcp://10.0.0.5:8786) instead of local processes; same results.")
 
 
 @click.command("simulate")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games to play.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat: random, heuristic, search (every game has these; search is "
-                   "slow), a game's own bot (an unknown name lists them), or module:Class.")
+@click.option("--bot", default=None, shell_complete=complete_bots,
+              help="One bot for every seat: random (the default), heuristic, search (every game has these; search "
+                   "is slow), a game's own bot (an unknown name lists them), or module:Class.")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated, e.g. heuristic,random,random.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed; every game's seed derives from it.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
@@ -68,6 +92,7 @@ scheduler_option = click.option(
               help="Override a value of the game's data (repeatable), e.g. combinations.full-crew.points=5.")
 @scheduler_option
 @quiet_option
+@root_option
 @pass_context
 def simulate_command(ctx: Context, game_id: str, games: int, players: int | None, bot: str | None,
                      bots: str | None, seed: int, jobs: int, check: bool, as_json: bool,
@@ -78,7 +103,7 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     Win rates are given by seat and by start position (1 = the player who opened the game).
     """
     from generator.engine.simulate import EngineSource, SimSpec, record_latest, simulate, summarize
-    from generator.engine.simulate.runner import prime
+    from generator.engine.simulate.runner import SimulationInterrupted
 
     for target in (report_path, log_path):  # refuse a pipe, device or link now, not after the whole run
         if target is not None:
@@ -89,9 +114,16 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
     jobs = jobs or os.cpu_count() or 1
     spec = SimSpec(EngineSource(str(ctx.project.root), game_id, engine.module, overrides), players, specs, seed, games,
                    check=check, log=log_path is not None)
-    prime(spec.source, rules, dict(engine.bots))
-    with _progress(ctx, games) as advance, _log_writer(log_path) as sink:
-        aggregate = simulate(spec, jobs, advance, sink, scheduler)
+    built = {spec.source: (rules, dict(engine.bots))}
+    with _progress(ctx, games) as advance, _log_writer(log_path) as log:
+        try:
+            aggregate, stopped = simulate(spec, jobs, advance, log.write if log else None, scheduler, built), None
+        except SimulationInterrupted as interrupt:
+            if not interrupt.partial[0].games:
+                raise KeyboardInterrupt from None  # nothing finished: nothing to keep (the log is not written)
+            aggregate, stopped = interrupt.partial[0], interrupt
+            if log is not None:
+                log.keep(interrupt.chunks_logged)  # the games counted, and no line of a chunk that was not
     summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=check,
                         max_share=max_share, max_edge=max_edge, overrides=tuple(map(str, overrides)))
     if report_path is not None:
@@ -100,11 +132,15 @@ def simulate_command(ctx: Context, game_id: str, games: int, players: int | None
 
         write_atomic(report_path, build_report(summary))
         ctx.note(f"wrote {report_path}")
+    played = aggregate.games
     if log_path is not None:
-        ctx.note(f"wrote {games} {'game' if games == 1 else 'games'} to {log_path}")
-    if not overrides:  # the gallery shows the game as printed, not a what-if
+        ctx.note(f"wrote {played} {'game' if played == 1 else 'games'} to {log_path}")
+    if not overrides and stopped is None:  # the gallery shows the game as printed, in a full run, not a what-if
         record_latest(ctx.project, summary)
     ctx.echo(json.dumps(summary.to_json(), indent=2) if as_json else format_summary(summary))
+    if stopped is not None:
+        kept = " and the log hold" if log_path is not None else " holds"
+        raise Interrupted(f"interrupted after {played} of {games} games; the summary{kept} those {played}")
 
 
 def seats(rules: Rules, engine: Engine, game_id: str, players: int | None, bot: str | None,
@@ -140,18 +176,31 @@ def _progress(ctx: Context, games: int) -> Iterator[Callable[[int], None] | None
         yield bar.update
 
 
+class ChunkLog:
+    """The log's open temporary, written a chunk of games at a time; `keep(n)` cuts it back to the
+    first n chunks (after an interrupt, so that it holds exactly the games the summary counts)."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self.handle = handle
+        self.ends: list[int] = []  # the file's length after each chunk
+
+    def write(self, lines: list[str]) -> None:
+        self.handle.write("".join(line + "\n" for line in lines))
+        self.ends.append(self.handle.tell())
+
+    def keep(self, chunks: int) -> None:
+        self.handle.flush()
+        self.handle.truncate(self.ends[chunks - 1] if chunks else 0)
+
+
 @contextmanager
-def _log_writer(path: Path | None) -> Iterator[Callable[[str], None] | None]:
-    """Stream log lines to a file that appears only when the run completes (logs outgrow memory)."""
+def _log_writer(path: Path | None) -> Iterator[ChunkLog | None]:
+    """Stream log lines to a file that appears only when the block ends without error (logs outgrow memory)."""
     if path is None:
         yield None
         return
     with atomic_writer(path) as handle:
-
-        def write(line: str) -> None:
-            handle.write(line + "\n")
-
-        yield write
+        yield ChunkLog(handle)
 
 
 # --- text output ---------------------------------------------------------------

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_bots, complete_games, pass_context, quiet_option, root_option
 from generator.cli.simulate import _progress, load_rules, scheduler_option, seats
 from generator.cli.table import format_table
 from generator.errors import UsageError
@@ -25,7 +25,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
 
 
 @click.command("sweep")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 @click.option("--vary", "varies", multiple=True, required=True, metavar="PATH=v1,v2,...",
               help="A data value to try at each of these values (repeatable: the grid is every combination).")
 @click.option("--set", "settings", multiple=True, metavar="PATH=VALUE", help="Hold a value fixed at every point.")
@@ -34,7 +34,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
                    "position:N, share:SOURCE, taken:CHOICE, takers:CHOICE, ties, max-share, max-takers, mean:FIGURE.")
 @click.option("-n", "--games", type=click.IntRange(1), default=1000, show_default=True, help="Games per point.")
 @click.option("-p", "--players", type=int, default=None, help="Players per game (default: the fewest the game allows).")
-@click.option("--bot", default=None, help="One bot for every seat.")
+@click.option("--bot", default=None, shell_complete=complete_bots, help="One bot for every seat (default: random).")
 @click.option("--bots", default=None, help="One bot per seat, comma-separated.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Root seed, the same at every point.")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=1, show_default=True,
@@ -46,6 +46,7 @@ from generator.simulation import MetricValue, Sweep, SweepPoint, format_num
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep as JSON.")
 @scheduler_option
 @quiet_option
+@root_option
 @pass_context
 def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings: tuple[str, ...],
                   metrics: tuple[str, ...], games: int, players: int | None, bot: str | None, bots: str | None,
@@ -53,7 +54,7 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
                   scheduler: str | None) -> None:
     """Simulate GAME at every combination of the --vary values and report the chosen metrics."""
     from generator.engine.simulate import EngineSource, SimSpec, summarize
-    from generator.engine.simulate.runner import prime, simulate_many
+    from generator.engine.simulate.runner import simulate_many
     from generator.engine.simulate.sweep import DEFAULT_METRICS, Vary, check_metric, grid, known_names, metric
 
     for target in (csv_path, plot_path):
@@ -69,19 +70,20 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     game, engine, rules = load_rules(ctx, game_id, fixed)
     players, specs = seats(rules, engine, game_id, players, bot, bots)
     root = str(ctx.project.root)
-    prime(EngineSource(root, game_id, engine.module, fixed), rules, dict(engine.bots))
+    built = {EngineSource(root, game_id, engine.module, fixed): (rules, dict(engine.bots))}  # the run's, shared
     points = grid(grid_of)
     runs = [SimSpec(EngineSource(root, game_id, engine.module,
                                  fixed + tuple(Override(v.path, value) for v, value in zip(grid_of, point, strict=True))),
                     players, specs, seed, games) for point in points]
     # Two games at the first point before the grid: a metric this game cannot give (a seat it lacks, a figure or a
     # balance hook it has not) is refused now, not once every point has been played.
-    (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler)
+    (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler,
+                             built)
     probed = summarize(probe, game=game_id, title=game.title, bots=specs, seed=seed, check=False)
     for name in names:
         metric(probed, name)
     with _progress(ctx, games * len(runs)) as advance:
-        aggregates = simulate_many(runs, jobs or os.cpu_count() or 1, advance, None, scheduler)
+        aggregates = simulate_many(runs, jobs or os.cpu_count() or 1, advance, None, scheduler, built)
     rows = []
     for point, aggregate in zip(points, aggregates, strict=True):
         summary = summarize(aggregate, game=game_id, title=game.title, bots=specs, seed=seed, check=False)

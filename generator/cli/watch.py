@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 import click
 
 from generator.cli.build import build_apart, build_command, options_from_cli
-from generator.cli.context import Context, pass_context, quiet_option
+from generator.cli.context import Context, complete_games, pass_context, quiet_option, root_option
 from generator.engine.registry import Registry
 from generator.errors import PnpError
 from generator.project import Project
@@ -122,25 +123,33 @@ def watched_folders(project: Project) -> list[Path]:
             *(folder for folder in (project.root / "fonts", project.root / "art") if folder.is_dir())]
 
 
+# Editors' temporaries, swap files and backups: vim (.x.swp, x~, its '4913' probe), emacs (#x#, .#x lock links),
+# JetBrains (x___jb_tmp___, x___jb_old___), Kate (x.kate-swp), and the like. Saving through one is a change of
+# the real file, which comes as its own event; the temporary itself never is.
+_EDITOR_TEMPORARY = re.compile(r"^\.|~$|^#.*#$|___jb_\w+___$|\.(sw[a-p]|kate-swp|tmp|bak|orig)$|^\d+$", re.IGNORECASE)
+
+
 def _relevant(path: Path) -> bool:
     """Sources, and folders: editors' and tools' temporary files come and go without meaning a change, but a
     folder moved or renamed (one event, for the folder itself) takes its sources with it. A folder moved away
-    no longer exists, so any name without a suffix that is not a file counts (vim's '4913' probe excepted)."""
-    if path.name.startswith("."):
+    no longer exists, so any name without a suffix that is not a file counts (editors' temporaries excepted)."""
+    if _EDITOR_TEMPORARY.search(path.name):
         return False
     if path.suffix.lower() in SOURCE_SUFFIXES:
         return True
-    return not path.suffix and not path.name.isdigit() and not path.is_file()
+    return not path.suffix and not path.is_file()
 
 
-RUN_ONLY = ("games", "only", "jobs", "force", "clean")  # `pnp build` choices that are not build options
+RUN_ONLY = ("games", "only", "jobs", "clean")  # `pnp build` choices that are not build options (--force is:
+# the overlay of `pnp serve` and a refused rebuild of `pnp watch` tell the user to rebuild with it)
 
 
 @click.command("watch")
-@click.argument("game_ids", nargs=-1, metavar="[GAME]...")
+@click.argument("game_ids", nargs=-1, metavar="[GAME]...", shell_complete=complete_games)
 @quiet_option
+@root_option
 @pass_context
-def watch_command(ctx: Context, game_ids: tuple[str, ...], **values: Any) -> None:
+def watch_command(ctx: Context, game_ids: tuple[str, ...], force: bool, **values: Any) -> None:
     """Watch data/ and templates/; validate and rebuild what changed on every save.
 
     Takes every option `pnp build` takes (paper, bleed, duplex, marks, exports,
@@ -148,27 +157,28 @@ def watch_command(ctx: Context, game_ids: tuple[str, ...], **values: Any) -> Non
     (what changed, what was rebuilt, how long), or the error with its
     file:line, and keeps running until Ctrl-C.
     """
+    ctx.game_ids(game_ids)  # a misspelt game is refused with the likely one, before watching starts
     options = options_from_cli(values, jobs=os.cpu_count() or 1, output_uri=ctx.project.output_dir.resolve().as_uri())
-    watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo)
+    watch_and_build(ctx.project, ctx.registry, game_ids, options, click.echo, force=force)
 
 
 def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, ...], options: Any,
-                    echo: Callable[[str], None], around: Callable[[Callable[[], Any]], Any] | None = None) -> None:
+                    echo: Callable[[str], None], around: Callable[[Callable[[], Any]], Any] | None = None,
+                    force: bool = False, changes: Iterable[set[tuple[Any, str]]] | None = None) -> None:
     """Build, then rebuild on every save until Ctrl-C, in one warm session: `pnp watch` and `pnp serve`.
 
     `around`, if given, runs each build (it gets the build to call and returns its
     result or raises its error): `pnp serve` records every outcome for the page.
+    `force` builds a deck that fails validation; `changes` replaces watchfiles' batches (tests).
     """
-    from watchfiles import watch
 
     from generator.build.session import BuildSession
 
-    folders = [p for p in watched_folders(project) if p.is_dir()]
     clock = CardClock()
     with BuildSession(project, raster_jobs=1, registry=registry, watching=True) as session:
         def run_build() -> Any:
             # a broken game is reported, after every other game has been rebuilt (`build_apart`)
-            result, broken = build_apart(session, game_ids, options, force=False, clean=False, progress=clock.progress)
+            result, broken = build_apart(session, game_ids, options, force=force, clean=False, progress=clock.progress)
             if broken:
                 errors = list(broken.values())
                 raise type(errors[0])("; ".join(map(str, errors)))
@@ -178,7 +188,15 @@ def watch_and_build(project: Project, registry: Registry, game_ids: tuple[str, .
             return around(run_build) if around else run_build()
 
         with contextlib.suppress(KeyboardInterrupt):
-            watch_loop(project, build, watch(*folders, debounce=200, step=50), echo, clock)
+            watch_loop(project, build, _saves(project) if changes is None else changes, echo, clock)
+
+
+def _saves(project: Project) -> Iterable[set[tuple[Any, str]]]:
+    """watchfiles' batches of changes under the watched folders (imported only when watching starts)."""
+    from watchfiles import watch
+
+    folders = [p for p in watched_folders(project) if p.is_dir()]
+    return watch(*folders, debounce=200, step=50)
 
 
 # Every build option of `pnp build`, shared (the same click parameters), so watch cannot fall behind.

@@ -109,6 +109,7 @@ class GameEnv(AECEnv):
             "action_mask": spaces.Box(0, 1, (count,), np.int8),
         }) for agent in self.possible_agents}
         self.game: State | None = None
+        self.acted: str | None = None  # the agent who made the last move (what `render` shows)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -126,6 +127,7 @@ class GameEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player()]
+        self.acted = None
 
     def _state(self) -> State:
         if self.game is None:
@@ -148,6 +150,7 @@ class GameEnv(AECEnv):
         game = self._state()
         self._cumulative_rewards[agent] = 0.0
         game.apply_action(int(action))  # an illegal action raises IllegalAction naming the rule
+        self.acted = agent  # who made the last move: `agent_selection` moves on to the next seat below
         if game.is_terminal():
             winners = game.result().winners
             for seat, name in enumerate(self.possible_agents):
@@ -160,9 +163,10 @@ class GameEnv(AECEnv):
             self.render()
 
     def render(self) -> None:
+        """The last move, by the agent who made it: `player_1: play Tortuga`."""
         game = self._state()
-        if game.history:
-            print(f"{self.agent_selection}: {game.action_to_string(game.history[-1])}")
+        if game.history and self.acted is not None:
+            print(f"{self.acted}: {game.action_to_string(game.history[-1])}")
 
     def close(self) -> None:
         pass

@@ -33,14 +33,14 @@ def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[floa
     crew: list[list[int]] = [[] for _ in seats]
     counts = [[0] * len(config.kinds) for _ in seats]
     points, curses, captains = [0] * p, [0] * p, [0] * p
-    extra_next = [False] * p
+    extra_next = [0] * p  # Crow's Nests laid out: extra draws next round
     open_next: int | None = None  # Set the Course: opens the next round instead of the race's winner
     for raced in starts:
         if sum(len(pile) for pile in piles) < p:
             break
         start = raced if open_next is None else open_next
         open_next = None
-        extra_now, extra_next = extra_next, [False] * p
+        extra_now, extra_next = extra_next, [0] * p
         stock: list[list[int]] = [[] for _ in seats]
         turn = start
         while True:  # stock: one card at a time, clockwise
@@ -50,9 +50,10 @@ def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[floa
             turn = turn + 1 if turn + 1 < p else 0
             if len(stock[turn]) >= stock_cards or not any(piles):
                 break
-        for step in seats:  # Crow's Nest holders draw extra
+        for step in seats:  # Crow's Nest holders draw extra, once per Crow's Nest
             seat = (start + step) % p
-            if extra_now[seat] and any(piles):
+            while extra_now[seat] and any(piles):
+                extra_now[seat] -= 1
                 nonempty = [s for s in seats if piles[s]]
                 pick = randrange(len(nonempty) + 1)
                 if pick < len(nonempty):
@@ -108,7 +109,7 @@ def lean_game(rules: AllHandsRules, players: int, seed: int) -> tuple[tuple[floa
                     if pick < p - 1:
                         curses[pick + (pick >= seat)] += 1
                 elif action == "extra-stock":
-                    extra_next[seat] = True
+                    extra_next[seat] += 1
                 elif action == "mend":
                     curses[seat] -= curses[seat] > 0
                 elif action == "open":

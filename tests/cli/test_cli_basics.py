@@ -108,3 +108,98 @@ def test_build_help_names_every_shipped_preset_without_loading_reportlab(tmp_pat
 
     assert f"({', '.join(registry())}; see the README's" in text
     assert "PRESET-NAMES" not in text
+
+
+# --- a newcomer's rough edges -------------------------------------------------------------------------------
+
+
+def _pnp(capsys, *argv: str) -> tuple[int, str, str]:
+    from tests.helpers import run_pnp as run_here
+
+    return run_here(capsys, *argv)
+
+
+def test_a_misspelt_game_or_command_gets_the_likely_one(project: Project, capsys) -> None:
+    root = ["--root", str(project.root)]
+    for command in (["build"], ["validate"], ["simulate"], ["watch"], ["serve"], ["show"]):
+        code, _out, err = _pnp(capsys, *root, *command, "counterattak")
+        assert code == 2 and "did you mean 'counterattack'?" in err and err.count("\n") == 1, (command, err)
+    code, _out, err = _pnp(capsys, *root, "buidl")
+    assert code == 2 and err == "pnp: no such command 'buidl'; did you mean 'build'? (see 'pnp --help')\n"
+    code, _out, err = _pnp(capsys, *root, "frobnicate")
+    assert code == 2 and "did you mean" not in err and "no such command 'frobnicate'" in err
+    code, _out, err = _pnp(capsys, *root, "simulate", "counterattack", "-n", "2", "--bot", "heurstic")
+    assert code == 2 and "unknown bot 'heurstic'; did you mean 'heuristic'?" in err
+
+
+def test_choices_ignore_case_and_root_may_follow_the_command(project: Project, tmp_path: Path, capsys,
+                                                            monkeypatch) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code, out, err = _pnp(capsys, "validate", "counterattack", "--root", str(project.root))
+    assert code == 0, err
+    assert out == "counterattack: 34 checks, ok\n"  # quiet on success: one line per game
+    code, out, err = _pnp(capsys, "--root", str(elsewhere), "list", "--root", str(project.root), "--json")
+    assert code == 0 and json.loads(out), err  # the one after the command wins, as typed last
+    code, _out, err = _pnp(capsys, "validate", "--root", str(tmp_path / "missing"))
+    assert code == 2 and err == f"pnp: --root '{tmp_path / 'missing'}' is not a folder\n"
+    seen: dict[str, object] = {}
+
+    def record(*args: object, **kwargs: object) -> None:
+        seen["options"] = args[3]
+
+    monkeypatch.setattr("generator.cli.watch.watch_and_build", record)
+    code, _out, err = _pnp(capsys, "--root", str(project.root), "serve", "--paper", "A4", "--port", "0")
+    assert code == 0, err
+    assert seen["options"].papers == ("a4",)  # type: ignore[attr-defined]
+    code, _out, err = _pnp(capsys, "--root", str(project.root), "build", "--paper", "Letter", "--duplex", "LONG",
+                           "--colour", "RGB", "--only", "nothing")
+    assert code == 2 and "--only 'nothing'" in err  # the choices passed; the component does not exist
+
+
+def test_validate_lists_every_check_with_verbose_and_failures_always(project_copy: Project, capsys) -> None:
+    project = project_copy
+    code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "-v", "counterattack")
+    assert code == 0 and out.startswith("counterattack: 34 checks, ok\ncheck ") and out.count("\n") > 30
+    code, out, _err = _pnp(capsys, "--root", str(project.root), "validate")
+    assert code == 0 and len(out.splitlines()) == len(project.game_ids())
+    edit(project.data_dir / "counterattack" / "game.yaml", "ports_to_win: 6", "ports_to_win: 7")
+    code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "counterattack")
+    assert code == 1 and "1 of 34 checks failed" in out and "one port per hand to win" in out and " ok\n" not in out
+    # The count is on cards.yaml, the rule it must match on game.yaml: the line names both (the edit was the rule).
+    rule = next(n for n, line in enumerate((project.data_dir / "counterattack" / "game.yaml").read_text().splitlines(), 1)
+                if "ports_to_win:" in line)
+    assert (f"  data/counterattack/cards.yaml:3: one port per hand to win: expected 7 "
+            f"(set at data/counterattack/game.yaml:{rule}), got 6\n") in out
+    code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "counterattack", "--json")
+    failed = [c for c in json.loads(out)[0]["checks"] if not c["ok"]]
+    assert [(c["location"], c["source"]) for c in failed] == [("data/counterattack/cards.yaml:3",
+                                                               f"data/counterattack/game.yaml:{rule}")]
+
+
+def test_help_names_the_default_bot() -> None:
+    from generator.engine.simulate.bots import DEFAULT_BOT
+
+    for command in ("simulate", "sweep"):
+        helped = CliRunner().invoke(cli, [command, "--help"]).output
+        assert f"{DEFAULT_BOT} (the default)" in helped or f"(default: {DEFAULT_BOT})" in helped, command
+
+
+def test_shell_completion_offers_games_presets_and_bots(project: Project) -> None:
+    from click.shell_completion import ShellComplete
+
+    from generator.render.exports.presets import registry
+
+    def offered(words: list[str], incomplete: str) -> list[str]:
+        complete = ShellComplete(cli, {}, "pnp", "_PNP_COMPLETE")
+        return [item.value for item in complete.get_completions(words, incomplete)]
+
+    root = ["--root", str(project.root)]
+    assert offered([*root, "build"], "") == project.game_ids()
+    assert offered([*root, "simulate"], "pira") == ["pirate-tricks", "pirates-under-fire"]
+    assert offered(["validate", "--root", str(project.root)], "all") == ["all-hands-on-deck"]
+    assert offered([*root, "build", "--preset"], "") == list(registry())
+    bots = offered([*root, "simulate", "all-hands-on-deck", "--bot"], "")
+    assert {"random", "heuristic", "search"} <= set(bots)
+    assert offered([*root, "simulate", "counterattack", "--bot"], "heu") == [b for b in bots if b.startswith("heu")]
+    assert offered([], "bu") == ["build"]

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from types import SimpleNamespace
 from typing import ClassVar
 
 import pytest
@@ -283,3 +284,40 @@ def test_watch_rebuilds_the_good_games_while_another_is_broken(tmp_path, capsys,
     broken = "error: data/bad/game.yaml:4: not valid YAML: did not find expected ',' or ']'"
     assert start == f"start: {broken}" and edited == f"data/good/cards.yaml: {broken}"
     assert sheet.read_bytes() != seen[0]  # the good game's sheet was drawn again with the new name
+
+
+def test_editors_temporary_files_are_not_changes(project_copy: Project) -> None:
+    """Saving in vim, emacs or a JetBrains IDE creates, renames and removes temporaries beside the file; the
+    save itself comes as an event for the real file. None of the temporaries is listed as a change."""
+    folder = project_copy.data_dir / "counterattack"
+    temporaries = [".cards.yaml.swp", ".cards.yaml.swx", "cards.yaml~", "notes~", "4913", "#cards.yaml#", "#notes#",
+                   ".#cards.yaml", "cards.yaml___jb_tmp___", "cards.yaml___jb_old___", "notes___jb_tmp___",
+                   "cards.yaml.kate-swp"]
+    lines: list[str] = []
+    calls: list[int] = []
+
+    def build() -> object:
+        calls.append(1)
+        return SimpleNamespace(summary=SimpleNamespace(written=[], ran=[]), changed_during_build=())
+
+    batches = [{(action, str(folder / name)) for name in temporaries} for action in (1, 2, 3)]
+    watch_loop(project_copy, build, batches, lines.append)
+    assert len(calls) == 1 and len(lines) == 2  # the first build and "watching ...": no rebuild for any batch
+    moved = [{(3, str(project_copy.templates_dir / "layouts" / "gone"))}]  # a folder moved away still counts
+    watch_loop(project_copy, build, moved, lines.append)
+    assert lines[-1].startswith("templates/layouts/gone: ")
+
+
+def test_watch_force_rebuilds_a_deck_that_fails_validation(project_copy: Project) -> None:
+    from generator.cli.watch import watch_and_build
+    from generator.engine.registry import REGISTRY
+
+    layout = project_copy.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text().replace("max_width: 46", "max_width: 4"))  # the port name no longer fits
+    options = BuildOptions(papers=("a4",), exports=("sheets",))
+    refused: list[str] = []
+    watch_and_build(project_copy, REGISTRY, ("counterattack",), options, refused.append, changes=())
+    assert "fails validation" in refused[0] and "--force" in refused[0]
+    forced: list[str] = []
+    watch_and_build(project_copy, REGISTRY, ("counterattack",), options, forced.append, force=True, changes=())
+    assert forced[0].startswith("start: ") and "counterattack-port-a4-duplex-long.pdf" in forced[0]

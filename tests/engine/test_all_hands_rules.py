@@ -423,3 +423,39 @@ def test_only_a_pair_can_be_switched_off() -> None:
     game = load_game(Project.at(ROOT), "all-hands-on-deck", parse_overrides(["combinations.street.action=none"]))
     with pytest.raises(DataError, match="switches off a pair"):
         RULES(game)
+
+
+def test_two_crows_nests_in_one_round_give_two_extra_draws_next_round() -> None:
+    """One flag per seat used to count two Crow's Nests as one; each is its own action, as each Boarding
+    Party is (data: the crows-nest entry's `designed:`)."""
+    s = fresh(2, start=0)
+    give_crew(s, 0, "lookout", "lookout", "lookout", "lookout")
+    _to_go_out(s)
+    while s.phase == GO_OUT and s.current_player() == 0 and s.legal_actions() != [R.space.done]:
+        act(s, "lay out crows-nest")
+    assert s.laid[0].count(R.options.index(next(o for o in R.options if o.combination.id == "crows-nest"))) == 2
+    while s.phase == GO_OUT:
+        act(s, "done")
+    assert s.round == 2 and s.extra_now == [2, 0]
+    finish_stock(s)
+    assert s.phase == EXTRA and s.current_player() == 0
+    act(s, "draw two from pile 1")
+    assert s.phase == EXTRA and s.current_player() == 0  # the second Crow's Nest draws now
+    act(s, "draw two from pile 1")
+    assert len(s.stock[0]) == 7 and s.phase == HIRE and s.used["extra-stock"] == 2
+    s.check_invariants()
+
+
+def test_of_two_extra_draws_a_skip_forfeits_one() -> None:
+    s = fresh(2, start=0)
+    give_crew(s, 0, "lookout", "lookout", "lookout", "lookout")
+    _to_go_out(s)
+    while s.phase == GO_OUT and s.current_player() == 0 and s.legal_actions() != [R.space.done]:
+        act(s, "lay out crows-nest")
+    while s.phase == GO_OUT:
+        act(s, "done")
+    finish_stock(s)
+    act(s, "skip")
+    assert s.phase == EXTRA and s.current_player() == 0
+    act(s, "draw two from pile 1")
+    assert len(s.stock[0]) == 5 and s.phase == HIRE

@@ -69,3 +69,18 @@ def test_the_encoding_has_a_fixed_length_and_depends_only_on_what_is_seen() -> N
     again = encode({"rows": [{"loon": 2}], "phase": "bid", "hand": [3, 7]})
     other = encode({"hand": [3, 8], "phase": "bid", "rows": [{"loon": 2}]})
     assert first.shape == (FEATURES,) and np.array_equal(first, again) and not np.array_equal(first, other)
+
+
+def test_human_rendering_names_the_agent_who_made_the_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """It used to name the agent to act next, so nearly every line named the wrong player."""
+    env = game_env("pirate-tricks", players=3, root=PROJECT.root, render_mode="human")
+    env.reset(seed=4)
+    movers, shown = [], []
+    for _ in range(12):
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        movers.append(agent)
+        env.step(int(np.flatnonzero(mask)[0]))
+        shown.append(capsys.readouterr().out)
+    assert [line.split(":")[0] for line in shown] == movers
+    assert all(line.count("\n") == 1 for line in shown)

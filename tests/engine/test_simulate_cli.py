@@ -93,3 +93,15 @@ def test_terminal_table_shows_start_positions_and_the_gallery_copy_is_written(ro
     saved = json.loads((root / "output" / "nim" / "simulation.json").read_text())
     assert set(saved) == {"headline", "summary"} and saved["summary"]["by_position"][0]["position"] == 1
     assert saved["headline"]["games"] == "100 with 2 player(s), seed 1"
+
+
+@pytest.mark.parametrize("address", ["notanaddress", "tcp://host", "http://10.0.0.5:8786", "tcp://:8786", "",
+                                     "tcp://10.0.0.5:port"])
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_a_malformed_scheduler_address_is_one_line_exit_2(root: Path, pnp: Run, command: str, address: str) -> None:
+    """Dask's own parser used to end these in a ValueError traceback, exit 1, after loading the game."""
+    extra = ["--vary", "rules.take_max=2,3"] if command == "sweep" else []
+    code, out, err = pnp("--root", str(root), command, "nim", "--games", "5", *extra, "--scheduler", address)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"pnp: --scheduler {address!r}: ") and "tcp://HOST:PORT" in err

@@ -135,3 +135,15 @@ def test_play_game_uses_the_seeded_deal(source: EngineSource) -> None:
     deal = rules.random_deal(2, random.Random(42))
     assert sum(state.history) == deal["heap"]
     assert actions == len(state.history)
+
+
+def test_a_second_run_in_one_process_reads_the_data_as_it_is_now(root: Path, source: EngineSource) -> None:
+    """The runner used to keep every run's rules in a module-wide table: a library user (or `pnp watch`
+    style tool) that edited the data and simulated again in the same process got the old rules back."""
+    spec = SimSpec(source, 2, ("random", "random"), seed=3, games=200)
+    before = simulate(spec, 1)
+    game = root / "data" / "nim" / "game.yaml"
+    game.write_text(game.read_text().replace("heap_min: 9 ", "heap_min: 20"))
+    after = simulate(spec, 1)
+    fresh = run_chunk(spec, 0, 200)  # rules built from the data on disk now
+    assert after.length.moments.mean == fresh.aggregate.length.moments.mean != before.length.moments.mean

@@ -12,7 +12,10 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from generator.engine.base import Bot
-from generator.errors import UsageError
+from generator.errors import UsageError, did_you_mean
+
+DEFAULT_BOT = "random"  # every seat's bot when none is named: the fastest baseline
+COMMON_BOTS = ("random", "heuristic", "search")  # every game's engine has these (others may add more)
 
 
 def resolve_bot(spec: str, builtin: Mapping[str, type[Bot]]) -> type[Bot]:
@@ -20,7 +23,8 @@ def resolve_bot(spec: str, builtin: Mapping[str, type[Bot]]) -> type[Bot]:
     if spec in builtin:
         return builtin[spec]
     if ":" not in spec:
-        raise UsageError(f"unknown bot {spec!r} (bots: {', '.join(sorted(builtin))}, or module:Class)")
+        raise UsageError(f"unknown bot {spec!r}{did_you_mean(spec, builtin)} "
+                         f"(bots: {', '.join(sorted(builtin))}, or module:Class)")
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise UsageError(f"bot {spec!r} must be written module:Class, e.g. mybots:GreedyBot")
@@ -62,7 +66,7 @@ def seat_bots(players: int, bot: str | None, bots: str | None, builtin: Mapping[
         if len(specs) != players or not all(specs):
             raise UsageError(f"--bots names {len(specs)} bots for {players} seats: give one per seat, comma-separated")
     else:
-        specs = (bot or "random",) * players
+        specs = (bot or DEFAULT_BOT,) * players
     for spec in dict.fromkeys(specs):
         resolve_bot(spec, builtin)
     return specs

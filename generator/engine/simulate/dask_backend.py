@@ -38,6 +38,8 @@ def dask_results(scheduler: Any, work: Sequence[Task],
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except OSError as exc:
         raise UsageError(f"--scheduler {scheduler}: cannot reach the Dask scheduler ({exc})") from None
+    except ValueError as exc:  # an address Dask cannot parse
+        raise UsageError(f"--scheduler {scheduler!r}: {exc}; give the address as tcp://HOST:PORT") from None
     with client:
         yield from _gather(client, work, run_task)
 

@@ -4,13 +4,19 @@ The chunk layout (CHUNK games each, numbered from 0) and every game's seed
 depend only on the run's seed and the number of games; chunks are merged in
 their own order. So a run gives identical figures for any `--jobs`.
 
-A worker builds the rules once (or inherits them when forked), resolves the
-bot classes once per chunk and sends back one `Aggregate` plus, when a log is
-wanted, that chunk's log lines: nothing per game is pickled.
+The rules a run plays are built once per run (`Built`, handed down explicitly;
+forked workers inherit it, other processes build their own), bot classes are
+resolved once per chunk, and a worker sends back one `Aggregate` plus, when a
+log is wanted, that chunk's log lines: nothing per game is pickled.
+
+Ctrl-C (or SIGTERM) stops a run between chunks: `SimulationInterrupted` carries
+the counts of every chunk finished and logged so far, so the caller can still
+report them; a chunk being played when the interrupt came is left out whole.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -27,7 +33,7 @@ from generator.engine.simulate.seeds import game_seed
 from generator.errors import DataError
 from generator.load.overrides import Override, describe
 from generator.model import Game
-from generator.workers import process_pool
+from generator.workers import can_fork, forked_map
 
 CHUNK = 1000  # games per task at most: large enough that process overhead vanishes
 MIN_CHUNKS = 16  # small runs (slow bots) still split into enough tasks to keep every core busy
@@ -81,20 +87,27 @@ class ChunkResult:
     log_lines: list[str]
 
 
-# Rules built in this process, by source: the parent fills it before forking workers.
-_BUILT: dict[EngineSource, tuple[Rules, dict[str, type[Bot]]]] = {}
+Built = dict[EngineSource, tuple[Rules, dict[str, type[Bot]]]]  # one run's rules and bot classes, by source
 
 
-def engine_for(source: EngineSource) -> tuple[Rules, dict[str, type[Bot]]]:
-    built = _BUILT.get(source)
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) during a run: `partial` holds one `Aggregate` per spec with every chunk
+    finished so far, and `chunks_logged` how many chunks' lines the log sink was given (all counted)."""
+
+    def __init__(self, partial: list[Aggregate], chunks_logged: int) -> None:
+        super().__init__()
+        self.partial = partial
+        self.chunks_logged = chunks_logged
+
+
+def engine_for(source: EngineSource, built: Built | None = None) -> tuple[Rules, dict[str, type[Bot]]]:
+    """The rules and bots of `source`: from `built` (a run's own table, filled as needed) or built now."""
     if built is None:
-        built = _BUILT[source] = source.build()
-    return built
-
-
-def prime(source: EngineSource, rules: Rules, bots: dict[str, type[Bot]]) -> None:
-    """Hand over rules the caller already built, so this process (and forked workers) skip a reload."""
-    _BUILT[source] = (rules, dict(bots))
+        return source.build()
+    engine = built.get(source)
+    if engine is None:
+        engine = built[source] = source.build()
+    return engine
 
 
 def play_game(rules: Rules, players: int, classes: Sequence[type[Bot]], seed: int, check: bool,
@@ -171,9 +184,9 @@ def _play_random(state: State, bots: Sequence[Bot], seed: int, labels: Sequence[
     return state, actions
 
 
-def run_chunk(spec: SimSpec, start: int, stop: int) -> ChunkResult:
-    """Play games start..stop-1 of a run and add them up."""
-    rules, builtin = engine_for(spec.source)
+def run_chunk(spec: SimSpec, start: int, stop: int, built: Built | None = None) -> ChunkResult:
+    """Play games start..stop-1 of a run and add them up (with the rules in `built`, or built now)."""
+    rules, builtin = engine_for(spec.source, built)
     classes = [resolve_bot(b, builtin) for b in spec.bots]
     aggregate = Aggregate(spec.players)
     hook = load_hook(spec.source.engine)
@@ -210,10 +223,17 @@ def _keep_deal(into: list[str], deal: dict[str, Any]) -> None:
 Task = tuple[SimSpec, tuple[tuple[int, int], ...]]  # one run's consecutive chunks, played by one worker
 
 
-def run_task(task: Task) -> list[ChunkResult]:
-    """Play a task's chunks in order; each chunk keeps its own result, so merging is as for single chunks."""
+def run_task(task: Task, built: Built | None = None) -> list[ChunkResult]:
+    """Play a task's chunks in order; each chunk keeps its own result, so merging is as for single chunks.
+    Without `built` (a Dask worker) the task builds its rules, once for all its chunks."""
     spec, layout = task
-    return [run_chunk(spec, start, stop) for start, stop in layout]
+    built = {} if built is None else built
+    return [run_chunk(spec, start, stop, built) for start, stop in layout]
+
+
+def _run_built(built: Built, task: Task) -> list[ChunkResult]:
+    """`run_task` as a forked worker calls it: the run's rules first (inherited, or built on first use)."""
+    return run_task(task, built)
 
 
 def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
@@ -245,25 +265,30 @@ def tasks(spec: SimSpec, task_games: int = 1) -> list[Task]:
 
 
 def simulate(spec: SimSpec, jobs: int = 1, progress: Callable[[int], None] | None = None,
-             log_sink: Callable[[str], None] | None = None, scheduler: Any = None) -> Aggregate:
+             log_sink: Callable[[list[str]], None] | None = None, scheduler: Any = None,
+             built: Built | None = None) -> Aggregate:
     """Play `spec.games` games on `jobs` processes (or a Dask `scheduler`) and return the merged counts.
 
     `progress(n)` is told after each chunk how many games it held; `log_sink`
-    gets the log lines chunk by chunk, in game order.
+    gets each chunk's log lines, chunk by chunk, in game order; `built` holds rules
+    the caller already built (`{spec.source: (rules, bots)}`), so they are not built again.
     """
-    return simulate_many([spec], jobs, progress, log_sink, scheduler)[0]
+    return simulate_many([spec], jobs, progress, log_sink, scheduler, built)[0]
 
 
 def simulate_many(specs: Sequence[SimSpec], jobs: int = 1, progress: Callable[[int], None] | None = None,
-                  log_sink: Callable[[str], None] | None = None, scheduler: Any = None) -> list[Aggregate]:
+                  log_sink: Callable[[list[str]], None] | None = None, scheduler: Any = None,
+                  built: Built | None = None) -> list[Aggregate]:
     """Several runs (a sweep's grid) on one pool: one merged `Aggregate` per spec, in the order given.
 
     `scheduler` is a Dask scheduler address (or a `distributed` cluster or client): tasks of at
     least DASK_TASK_GAMES games go there instead of to local processes. Results are identical.
+    An interrupt raises `SimulationInterrupted` with the chunks finished so far.
     """
     totals = [Aggregate(spec.players) for spec in specs]
+    built = {} if built is None else built  # this run's: filled here, inherited by forked workers
     for spec in specs:
-        engine_for(spec.source)  # fail early in this process, and let forked workers inherit it
+        engine_for(spec.source, built)  # fail early, in this process
     if scheduler is not None:
         from generator.engine.simulate import dask_backend
 
@@ -272,24 +297,32 @@ def simulate_many(specs: Sequence[SimSpec], jobs: int = 1, progress: Callable[[i
         size = 1
     owners = [index for index, spec in enumerate(specs) for _task in tasks(spec, size)]
     work = [task for spec in specs for task in tasks(spec, size)]
-    results = _results(work, jobs) if scheduler is None else dask_backend.dask_results(scheduler, work, run_task)
-    for owner, done in zip(owners, results, strict=True):
-        total = totals[owner]
-        for result in done:
-            total.merge(result.aggregate)
-            if log_sink is not None:
-                for line in result.log_lines:
-                    log_sink(line)
-            if progress is not None:
-                progress(result.aggregate.games)
+    logged = 0  # chunks whose games are in `totals` and whose lines went to `log_sink`
+    try:
+        results = (_results(work, jobs, built) if scheduler is None
+                   else dask_backend.dask_results(scheduler, work, run_task))
+        for owner, done in zip(owners, results, strict=True):
+            for result in done:
+                # Merged aside and swapped in with one assignment: an interrupt anywhere in between leaves
+                # `totals` as it was, with the chunk either counted and logged or neither.
+                merged = copy.deepcopy(totals[owner])
+                merged.merge(result.aggregate)
+                if log_sink is not None:
+                    log_sink(result.log_lines)
+                totals[owner], logged = merged, logged + 1
+                if progress is not None:
+                    progress(result.aggregate.games)
+    except SimulationInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(totals, logged) from None
     return totals
 
 
-def _results(work: list[Task], jobs: int) -> Iterator[list[ChunkResult]]:
+def _results(work: list[Task], jobs: int, built: Built) -> Iterator[list[ChunkResult]]:
     if jobs <= 1 or len(work) <= 1:
         for task in work:
-            yield run_task(task)
+            yield run_task(task, built)
         return
-    with process_pool(min(jobs, len(work))) as pool:
-        # map() yields in submission order, so chunks merge in index order.
-        yield from pool.map(run_task, work)
+    # Forked workers inherit the run's rules; elsewhere (no fork) each worker builds its own, once.
+    yield from forked_map(_run_built, built if can_fork() else {}, work, jobs)

@@ -2,7 +2,7 @@
 
 A round is: STOCK (one card at a time, clockwise from the start player, from
 any drawing pile, until everyone holds three or the piles are empty), EXTRA
-(Crow's Nest holders draw two more at once), HIRE (each seat keeps one card;
+(each Crow's Nest laid out last round draws two more at once), HIRE (each seat keeps one card;
 the rest go on top of its own pile, which restarts an emptied pile), GO_OUT
 (seats lay out complete combinations in call order; Boarding Party and
 Broadside act at once through the SNATCH and CURSE phases, Ship's Repairs
@@ -64,8 +64,8 @@ class AllHandsState(State):
         self.laid_cards: list[list[int]] = [[] for _ in range(players)]
         self.points = [0] * players  # from combinations laid out during play
         self.curses = [0] * players
-        self.extra_next = [False] * players  # Crow's Nest: extra stock next round
-        self.extra_now = [False] * players
+        self.extra_next = [0] * players  # Crow's Nests laid out this round: extra stock draws next round
+        self.extra_now = [0] * players  # extra stock draws left this round
         self.open_next: int | None = None  # Set the Course: this seat opens the next round
         self.final: list[tuple[int, tuple[int, ...]]] = []  # per seat: (points, option indices)
         self.box: list[int] = []  # cards not dealt this game
@@ -180,7 +180,7 @@ class AllHandsState(State):
         self.start = self.starts[self.round - 1] if self.open_next is None else self.open_next
         self.open_next = None
         self.extra_now = self.extra_next
-        self.extra_next = [False] * self.players
+        self.extra_next = [0] * self.players
         self.phase = STOCK
         self.turn = self.start
 
@@ -210,8 +210,9 @@ class AllHandsState(State):
             for _ in range(take):
                 self.stock[self.turn].append(cards.pop())
             self.used["extra-stock"] += 1
-        self.extra_now[self.turn] = False
-        self._advance_extra()
+        self.extra_now[self.turn] -= 1  # a skip forfeits this draw only
+        if not (self.extra_now[self.turn] and any(self.piles)):  # a second Crow's Nest draws again now
+            self._advance_extra()
 
     def _keep(self, kind: int) -> None:
         seat = self.turn
@@ -281,7 +282,7 @@ class AllHandsState(State):
         elif action == "curse":
             self.phase = CURSE
         elif action == "extra-stock":
-            self.extra_next[seat] = True
+            self.extra_next[seat] += 1  # two Crow's Nests, two draws (as two Boarding Parties snatch twice)
         elif action == "mend":
             if self.curses[seat]:  # nothing to mend: the action is spent for nothing
                 self.curses[seat] -= 1
@@ -507,7 +508,8 @@ class AllHandsState(State):
             need = sum(sum(self.rules.options[i].need) for i in self.laid[p])
             if need != len(self.laid_cards[p]):
                 raise InvariantBroken(f"seat {p}: {len(self.laid_cards[p])} cards laid out, combinations need {need}")
-            if len(self.stock[p]) > config.stock_cards + config.extra_stock_cards:
+            nests = sum(self.rules.options[i].combination.action == "extra-stock" for i in self.laid[p])
+            if len(self.stock[p]) > config.stock_cards + config.extra_stock_cards * nests:
                 raise InvariantBroken(f"seat {p} holds {len(self.stock[p])} stock cards")
             if self.curses[p] < 0:
                 raise InvariantBroken(f"seat {p} holds {self.curses[p]} curse points: mending went below none")

@@ -31,7 +31,8 @@ def composition_checks(game: Game) -> list[Check]:
         return checks
     t = rules.config
 
-    checks.append(Check.equal("one port per hand to win", t.ports_to_win, ports.count, ports.location))
+    checks.append(Check.equal("one port per hand to win", t.ports_to_win, ports.count, ports.location,
+                              source=game.rule_location("ports_to_win")))
     numbers = [i["tricks"] for i in ports.items for _ in range(i.count)]
     dupes = sorted(n for n, k in Counter(numbers).items() if k > 1)
     checks.append(Check.holds("port numbers distinct", not dupes, "all different",
@@ -39,12 +40,12 @@ def composition_checks(game: Game) -> list[Check]:
     bad = [n for n in numbers if not 0 <= n <= t.tricks_per_hand]
     checks.append(Check.holds(f"port numbers reachable in {t.tricks_per_hand} tricks", not bad,
                               f"0..{t.tricks_per_hand}", f"out of range: {bad}" if bad else "all in range",
-                              ports.location))
+                              ports.location, source=game.rule_location("tricks_per_hand")))
     checks.append(Check.equal("tricks per hand = hand size", t.hand_size, t.tricks_per_hand,
-                              game.rule_location("tricks_per_hand")))
+                              game.rule_location("tricks_per_hand"), source=game.rule_location("hand_size")))
     # one exposed port is turned up at setup; each flip turns up one more, the last leaves no trump
     checks.append(Check.equal("flips in a game = exposed port cards after the first", exposed.count - 1, t.flips,
-                              game.rule_location("exposed_stack.flips")))
+                              game.rule_location("exposed_stack.flips"), source=exposed.location))
     main_suits = set(t.card_suit)
     missing = sorted({t.suit_names[s] for s in t.exposed_suit} - {t.suit_names[s] for s in main_suits})
     checks.append(Check.holds("exposed port suits exist in the main deck", not missing, "every exposed suit",
@@ -57,12 +58,13 @@ def composition_checks(game: Game) -> list[Check]:
     cuts = [t.cut(deck, hand) for hand in range(t.hands_per_pass)]
     dealt = [(len(mine), len(pirate)) for mine, pirate, _aside in cuts]
     wanted = [(t.hand_size, t.hand_size)] * t.hands_per_pass
-    checks.append(Check.equal("each hand deals you and the pirate a full hand", wanted, dealt, main.location))
+    checks.append(Check.equal("each hand deals you and the pirate a full hand", wanted, dealt, main.location,
+                              source=game.rule_location("hand_size")))
     checks.append(Check.equal(f"cards set aside after hand {t.hands_per_pass} of a pass", t.set_aside,
-                              len(cuts[-1][2]), main.location))
+                              len(cuts[-1][2]), main.location, source=game.rule_location("set_aside_after_aft")))
     need = t.hands_per_pass * 2 * t.hand_size + t.set_aside
     checks.append(Check.equal(f"main deck = hands per pass x {2 * t.hand_size} + cards set aside", need, main.count,
-                              main.location))
+                              main.location, source=game.rule_location("hands_per_pass")))
     two = rules.new_state(2, rules.random_deal(2, random.Random(0)))
     checks.append(Check.equal("co-captains' hands (2 players)", [t.cards_each_2p] * 2, [len(h) for h in two.hands],
                               game.rule_location("two_player.cards_each"), players=2))

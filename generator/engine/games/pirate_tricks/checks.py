@@ -49,7 +49,7 @@ def composition_checks(game: Game) -> list[Check]:
         dealt = sum(hands) + sum(rows)
         deck = len(t.in_play[players])
         checks.append(Check.equal(f"{players} players: {t.hand_size} cards to each hand", [t.hand_size] * players,
-                                  hands, where, players))
+                                  hands, where, players, source=game.rule_location("hand_size")))
         checks.append(Check.equal(f"{players} players: one {t.row_size}-card row per player", [t.row_size] * players,
                                   rows, where, players))
         checks.append(Check.equal(f"{players} players: every crew card dealt, none left over", deck, dealt,
@@ -84,7 +84,7 @@ def composition_checks(game: Game) -> list[Check]:
     bid = game.component("bid").items[0]
     track = (bid.get("first"), bid.get("last"))
     checks.append(Check.equal("bid card track matches the prediction rule", (t.prediction_min, t.prediction_max),
-                              track, bid.location))
+                              track, bid.location, source=game.rule_location("prediction_track")))
     checks.append(Check.equal("prediction track covers every trick count", (0, t.tricks),
                               (t.prediction_min, t.prediction_max), game.rule_location("prediction_track")))
     runs = [i for i in t.recruitment if i["effect"] in ("run", "set", "colour_group", "mixed") and int(i["length"]) < 2]

@@ -73,7 +73,7 @@ def fleet_checks(rules: UnderFireRules) -> list[Check]:
                                   game.rule_location("hand_size")))
         # one draw after each turn; the turn after the draw that empties the deck is the last
         checks.append(Check.equal(f"{fleet} fleet: turns it lasts (deck {deck} + 1)", config.turns, deck + 1,
-                                  ships.location))
+                                  ships.location, source=game.rule_location("turns")))
         numbers = Counter(config.ship_number[t] for t in rules.fleet_tiles[seat])
         wanted = range(config.min_number, config.max_number + 1)
         missing = [n for n in wanted if not numbers[n]]
