@@ -52,7 +52,8 @@ from generator.render.faces.text import FITS
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
-TOP_KEYS = ("extends", "description", "vars", "elements")
+TOP_KEYS = ("extends", "description", "vars", "elements", "waive")
+WAIVABLE = ("contrast", "size")  # rules of the accessibility preflight (`render.faces.access`) a layout may waive
 MAX_EXTENDS = 8
 
 # Value kinds: num (mm or pt), colour, font, icon, align, valign, bool, ink (a role), text (free string), path.
@@ -69,22 +70,22 @@ TYPE_KEYS: dict[str, dict[str, str]] = {
                "frame": "bool"},
     "line": {"x2": "num", "y2": "num", "stroke": "colour", "stroke_width": "num", "mirror": "bool"},
     "text": {"text": "text", "font": "font", "size": "num", "min_size": "num", "colour": "colour",
-             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool", "fit": "fit"},
+             "align": "align", "max_width": "num", "rotate": "num", "mirror": "bool", "fit": "fit", "fine": "bool"},
     "textbox": {"text": "text", "w": "num", "h": "num", "font": "font", "bold_font": "font", "size": "num",
                 "min_size": "num", "leading": "num", "colour": "colour", "align": "align", "valign": "valign",
-                "fit": "fit"},
+                "fit": "fit", "fine": "bool"},
     "icon": {"icon": "icon", "size": "num", "colour": "colour", "rotate": "num", "mirror": "bool"},
     "pips": {"icon": "icon", "count": "num", "w": "num", "h": "num", "size": "num", "colour": "colour",
              "columns": "num"},
     "image": {"path": "path", "w": "num", "h": "num"},
     "track": {"first": "num", "last": "num", "w": "num", "h": "num", "gap": "num", "radius": "num",
               "font": "font", "size": "num", "colour": "colour", "fill": "colour", "stroke": "colour",
-              "stroke_width": "num"},
+              "stroke_width": "num", "fine": "bool"},
 }
 ALLOWED_KEYS: dict[str, dict[str, str]] = {kind: {**COMMON_KEYS, **keys} for kind, keys in TYPE_KEYS.items()}
 DEFAULTS: dict[str, Any] = {
     "x": 0.0, "y": 0.0, "radius": 0.0, "fill": "none", "stroke": "none", "stroke_width": 0.5,
-    "bleed": False, "mirror": False, "frame": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
+    "bleed": False, "mirror": False, "frame": False, "fine": False, "font": "Sans", "size": 9.0, "colour": "#000000", "align": "left",
     "valign": "top", "rotate": 0.0, "leading": 1.2, "text": "", "columns": 0.0, "gap": 1.0,
 }
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -177,6 +178,8 @@ class Layout:
     elements: list[_RawElement]
     where: Location
     image_paths: dict[str, Path] = field(default_factory=dict)
+    # Rules of the accessibility preflight this layout waives: rule -> (the written reason, its line).
+    waivers: dict[str, tuple[str, Location]] = field(default_factory=dict)
     # The item fields each var and element depends on (vars they use included), in a fixed order;
     # None where that is not known statically: that one is resolved for every item.
     var_deps: list[tuple[tuple[str, str], ...] | None] = field(default_factory=list)
@@ -383,7 +386,8 @@ class LayoutLibrary:
         for index, entry in enumerate(raw_elements):
             where = raw_elements.where(index) if hasattr(raw_elements, "where") else top
             self._merge_element(elements, entry, where, index)
-        layout = Layout(name, display, variables, elements, top)
+        layout = Layout(name, display, variables, elements, top,
+                        waivers={**(parent.waivers if parent else {}), **_waivers(doc)})
         for element in elements:
             self._check_element(element)
         layout.var_deps, layout.element_deps = _dependencies(variables, elements)
@@ -789,6 +793,26 @@ def _value_deps(values: list[_Value], var_deps: Mapping[str, set[tuple[str, str]
                     return None
                 deps |= used
     return deps
+
+
+def _waivers(doc: YMap) -> dict[str, tuple[str, Location]]:
+    """A layout's `waive: {rule: "reason"}`: each rule one the preflight knows, each with a written reason."""
+    raw = doc.get("waive")
+    if raw is None:
+        return {}
+    if not isinstance(raw, YMap):
+        raise DataError(f"layout 'waive' must be a mapping of rule: \"reason\" (rules: {', '.join(WAIVABLE)})",
+                        doc.where("waive"))
+    found = {}
+    for rule, reason in raw.items():
+        where = raw.where(rule)
+        if rule not in WAIVABLE:
+            raise DataError(f"layout 'waive' names unknown rule {rule!r}{did_you_mean(str(rule), WAIVABLE)} "
+                            f"(rules: {', '.join(WAIVABLE)})", where)
+        if not isinstance(reason, str) or len(reason.split()) < 3:
+            raise DataError(f"layout 'waive' {rule}: needs a written reason of a few words, got {reason!r}", where)
+        found[str(rule)] = (reason.strip(), where)
+    return found
 
 
 def back_layout(component: Component) -> str | None:
