@@ -179,3 +179,21 @@ def test_pnp_validate_prints_each_failure_on_one_line(fresh_project: Project,
 
 def _line(path, text: str) -> int:
     return next(number for number, line in enumerate(path.read_text().splitlines(), start=1) if text in line)
+
+
+def test_colour_distances_are_kept_between_processes(tmp_path) -> None:
+    """colour-science takes seconds to import: a validation whose colours did not change reads the cache."""
+    import json
+
+    from generator.render.faces.vision import closest_apart
+
+    pair = ("#b3261e", "#2e7d32")
+    first = closest_apart([pair], tmp_path)
+    (stored,) = tmp_path.glob("vision-*.json")
+    assert first[pair] == pytest.approx((5.6, "deuteranopia"), abs=0.05)
+    entries = json.loads(stored.read_text())
+    entries["#2e7d32|#b3261e"] = [42.0, "tritanopia"]  # what a process before would have stored
+    stored.write_text(json.dumps(entries))
+    assert closest_apart([pair], tmp_path)[pair] == (42.0, "tritanopia")
+    stored.write_text("not json")  # a damaged entry is worked out again
+    assert closest_apart([pair], tmp_path)[pair] == first[pair]

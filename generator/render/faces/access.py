@@ -29,7 +29,7 @@ from generator.render.base.units import MM
 from generator.render.faces.layout import Element, Face, Layout, back_layout
 from generator.render.faces.preflight import Region, drawn_shapes
 from generator.render.faces.text import bold_of, fit_line, set_text, shrink_floor
-from generator.render.faces.vision import DEFICIENCIES, closest_under_deficiency, contrast
+from generator.render.faces.vision import DEFICIENCIES, closest_apart, contrast
 
 if TYPE_CHECKING:
     from generator.render.faces.fit import PrintableSide
@@ -276,8 +276,10 @@ def colour_set_checks(game: Game, set_name: str, cue: str | None) -> list[Check]
                 + (f", or a different '{cue}'" if cue else ""))
     checks = []
     carried = []
-    for (first, a), (second, b) in combinations(entries.items(), 2):
-        apart, kind = closest_under_deficiency(str(a["colour"]), str(b["colour"]))
+    pairs = list(combinations(entries.items(), 2))
+    measured = closest_apart((str(a["colour"]), str(b["colour"])) for (_, a), (_, b) in pairs)
+    for (first, a), (second, b) in pairs:
+        apart, kind = measured[(str(a["colour"]), str(b["colour"]))]
         if apart >= COLOUR_APART:
             continue
         if cue is not None and a.get(cue) is not None and a.get(cue) != b.get(cue):
@@ -343,10 +345,11 @@ def back_checks(game: Game, project: Project, group: Any, path: str) -> list[Che
 def _backs_problem(first: set[Face], second: set[Face]) -> str | None:
     if first & second:
         return "the same back on both piles"
+    measured = closest_apart((_ground(a), _ground(b)) for a in first for b in second)
     for a in first:
         for b in second:
             ground_a, ground_b = _ground(a), _ground(b)
-            apart, kind = closest_under_deficiency(ground_a, ground_b)
+            apart, kind = measured[(ground_a, ground_b)]
             if apart < COLOUR_APART and _marks(a) == _marks(b):
                 return (f"backs {ground_a} and {ground_b} only {apart:.1f} apart (CIEDE2000) under {kind}, "
                         f"limit {COLOUR_APART:g}, and no word or symbol differs")

@@ -4,13 +4,18 @@ The accessibility preflight (`render.faces.access`) measures drawn colours with 
 Contrast is WCAG 2.x's (relative luminance of sRGB). Colour-vision deficiency is
 Machado, Oliveira & Fernandes 2009 at severity 1.0 (full dichromacy), applied to linear
 sRGB, and distances are CIEDE2000 in CIE L*a*b* (D65): both from colour-science, a
-well-kept library, so the published models are not re-typed here.
+well-kept library, so the published models are not re-typed here. colour-science takes
+seconds to import, so the distances a validation asks for (`closest_apart`) are kept in the
+per-user cache, keyed by its version: a validation whose colours did not change never imports it.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
+from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 DEFICIENCIES = ("protanopia", "deuteranopia", "tritanopia")
@@ -82,3 +87,52 @@ def distance(first: str, second: str, deficiency: str | None) -> float:
 def closest_under_deficiency(first: str, second: str) -> tuple[float, str]:
     """The smallest CIEDE2000 of two colours over the three dichromacies, and which one it is."""
     return min((distance(first, second, kind), kind) for kind in DEFICIENCIES)
+
+
+def closest_apart(pairs: Iterable[tuple[str, str]], folder: Path | None = None
+                  ) -> dict[tuple[str, str], tuple[float, str]]:
+    """`closest_under_deficiency` of each pair, read from the per-user cache where a process before
+    worked it out (`folder`: the cache folder; default the user's, see `user_cache`)."""
+    from generator.user_cache import private_folder, store_entry, user_folder
+
+    wanted = {pair: _pair_key(*pair) for pair in pairs}
+    folder = folder if folder is not None else user_folder()
+    path = None
+    stored: dict[str, Any] = {}
+    if folder is not None and private_folder(folder):
+        path = folder / f"vision-{_library_version()}.json"
+        stored = _read_stored(path)
+    found = {}
+    missing = False
+    for pair, key in wanted.items():
+        entry = stored.get(key)
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], float)
+                and entry[1] in DEFICIENCIES):
+            entry = list(closest_under_deficiency(*pair))
+            stored[key] = entry
+            missing = True
+        found[pair] = (float(entry[0]), str(entry[1]))
+    if missing and path is not None:
+        store_entry(path, json.dumps(stored, sort_keys=True).encode())
+    return found
+
+
+def _pair_key(first: str, second: str) -> str:
+    return "|".join(sorted((first.strip().lower(), second.strip().lower())))
+
+
+def _library_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("colour-science")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _read_stored(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
