@@ -15,7 +15,10 @@ error at the layout's file:line rather than an empty string on 54 cards.
 every copy sees `row` and `col` (from 0) in its templates.
 
 A rect or circle with `frame: true` is the frame `pnp validate` keeps text and
-icons inside (`render.preflight`); `ink: background` / `ink: frame` mark what
+icons inside (`render.preflight`); `fine: true` on a text marks fine print, which the
+accessibility preflight (`render.faces.access`) allows down to 6 pt instead of 7, and a
+top-level `waive: {contrast: "reason"}` (or `size:`) waives one of its rules for the
+layout, with a written reason `pnp show` lists; `ink: background` / `ink: frame` mark what
 `--ink-saver` lightens (`render.facestyle`). A filled rect that reaches the trim
 runs on into the bleed by itself (`draw._rect`).
 
