@@ -149,3 +149,23 @@ def test_two_builds_are_byte_identical(ca_project, ca_game) -> None:
 def test_duplex_none_with_equal_backs_prints_fronts_only(ca_project, ca_game) -> None:
     result = sheet(ca_project, ca_game, duplex="none")
     assert result.mode == "fronts-only" and result.pages == 5
+
+
+def test_a_mark_over_the_outer_bleed_shows_on_a_white_band(ca_project, ca_game) -> None:
+    """US Letter: the column marks run from 5 mm off the edge to the trim, over the bleed; they must show there."""
+    import pypdfium2 as pdfium
+
+    result = sheet(ca_project, ca_game, paper="letter")
+    image = pdfium.PdfDocument(result.pdf)[0].render(scale=600 / 72).to_pil().convert("RGB")
+    grid = make_grid(PAPERS["letter"], 63, 88, 3.0)
+    x = grid.cols.cuts()[1]  # a cut between two butted cards
+    trim_top = grid.rows.starts[-1] + 88
+    y = PAPERS["letter"].height - (trim_top + 1.0)  # 1 mm above the trim: in the bleed, under the mark
+
+    def pixel(x_mm, y_from_top_mm):
+        return image.getpixel((round(x_mm / 25.4 * 600), round(y_from_top_mm / 25.4 * 600)))
+
+    assert max(pixel(x, y)) < 90  # the black hairline
+    assert min(pixel(x + 0.15, y)) > 245  # its white band (0.6 pt each side)
+    cream = pixel(x + 3, y)
+    assert cream != (255, 255, 255) and abs(cream[0] - 0xf4) < 8  # the bleed around it
