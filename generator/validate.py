@@ -8,6 +8,8 @@ Four sources of checks, each owned where its knowledge lives:
     load fails one check that says why, and the other games validate as before;
   * the layouts (`render.fit.layout_checks`): layouts exist, expressions render, text fits;
   * preflight (`render.preflight.preflight_checks`): text and icons inside the safe zone and frames;
+  * accessibility (`render.faces.access`): contrast, text size, colours apart for colour-blind
+    players, different backs on piles laid side by side;
   * the documents (`document_checks`): the rulebook template exists, and every
     document template renders and parses, so validation fails wherever a build would.
 This module sits beside the CLI: it may import both engine and render.
@@ -112,6 +114,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     the document templates it parses are kept for the build's document jobs."""
     from generator.readgate import ReadGate
     from generator.render.base.project_fonts import font_checks
+    from generator.render.faces.access import access_checks, game_access
     from generator.render.faces.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.faces.preflight import preflight_checks
 
@@ -128,6 +131,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     if by_side is not None:
         report.checks += [check for layout_part, _ in by_side for check in layout_part]
         report.checks += [check for _, preflight_part in by_side for check in preflight_part]
+        report.checks += _guarded("accessibility checks", lambda: game_access(game, project))
     else:  # something failed outside one side's checks: the whole-game checks meet it and report it
         sides: list[PrintableSide] | None  # every face resolved once, for the layout and the preflight checks
         try:
@@ -136,6 +140,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
             sides = None  # the layout checks meet the same error and report it
         report.checks += _guarded("layout checks", lambda: layout_checks(game, project, sides))
         report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
+        report.checks += _guarded("accessibility checks", lambda: access_checks(game, project, sides))
     report.checks += document_checks(game, project, share_parses)
     return report
 
@@ -173,6 +178,7 @@ def _checks_by_side(game: Game, project: Project, known: SideChecks | None
     """(layout checks, preflight checks) of every printable side, reused from `known` where still
     valid; None when anything raises (then the whole-game checks report it as before)."""
     from generator.digests import code_digest, digest
+    from generator.render.faces.access import side_access
     from generator.render.faces.fit import printable_side, side_checks, side_names
     from generator.render.faces.preflight import side_preflight
 
@@ -190,7 +196,7 @@ def _checks_by_side(game: Game, project: Project, known: SideChecks | None
             else:
                 with project.gate.recording() as reads:
                     resolved = printable_side(game, project, component, side, layout_name)
-                    part = (side_checks(resolved), side_preflight(resolved))
+                    part = (side_checks(resolved), side_preflight(resolved) + side_access(resolved))
                 entry = {"inputs": reads.as_dict(), "layout": [_check_to_json(c) for c in part[0]],
                          "preflight": [_check_to_json(c) for c in part[1]]}
             if known is not None:

@@ -134,10 +134,12 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     output/.cache), and output/index.html shows every component with previews
     and links. As many faces per
     page as fit, centred; faces and their bleed stay 5 mm from the paper edge,
-    crop marks sit in that margin just outside the bleed. Where full bleed around every face does not fit (3 x 3 poker
-    cards), faces are butted: shared cut lines, bleed on the outer edges only
-    (on US Letter the top and bottom bleed shrinks to about 2 mm so the crop
-    marks keep their room). Backs follow each page of fronts, mirrored for
+    and so do the crop marks (3 mm long, on the cut lines; where the margin is
+    narrow they run over the outer bleed, never onto a face: on US Letter the
+    column marks are the 2.7 mm from the 5 mm margin to the trim). Where full
+    bleed around every face does not fit (3 x 3 poker cards), faces are butted:
+    shared cut lines, bleed on the outer edges only (on US Letter 2.7 mm top and
+    bottom). Backs follow each page of fronts, mirrored for
     the duplex flip; --duplex none lays out fronts and backs side by side to
     fold along the middle, or fronts only when every back is the same.
 

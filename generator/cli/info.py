@@ -105,3 +105,19 @@ def show_command(ctx: Context, game_id: str, as_json: bool) -> None:
         ctx.echo("\nDesign decisions (the rule texts are silent here):")
         for decision in game.decisions:
             ctx.echo(f"  {decision.location}: {decision.text}")
+    _echo_waivers(ctx, game)
+
+
+def _echo_waivers(ctx: Context, game: Game) -> None:
+    """The accessibility rules a layout waives, each with its written reason (`waive:` in the layout)."""
+    from generator.errors import DataError
+    from generator.render.faces.access import waivers
+
+    try:
+        found = waivers(game, ctx.project)
+    except DataError:
+        return  # a layout that does not load: `pnp validate` reports it
+    if found:
+        ctx.echo("\nAccessibility rules waived by a layout (the preflight of `pnp validate` skips them):")
+        for layout, rule, reason, where in found:
+            ctx.echo(f"  {where}: {layout} waives {rule}: {reason}")

@@ -211,6 +211,8 @@ LAYOUT = Block("layout", "A face layout: `templates/layouts/<game>/<name>.yaml`.
        "{paper: theme.colours.paper}"),
     _k("elements", "list", REQUIRED, "The elements, drawn in order (later ones on top): see the element types.",
        "[{name: title, type: text, ...}]"),
+    _k("waive", "map", "{}", "Rules of the accessibility preflight this layout is excused from (`contrast`, `size`), "
+       "each with the written reason `pnp show` lists.", "{contrast: 'the gold rim is decoration'}"),
 ))
 COMMON = Block("every element", "Keys every element type takes.", (
     _k("name", "text", "#n (its position)", "Names it for `extends` overrides and for error messages.", "title"),
@@ -266,7 +268,8 @@ LAYOUT_TYPES: dict[str, Block] = {
                _k("rotate", "num", "0", "Degrees clockwise about (x, y).", "90", value=0.0),
                _k("mirror", "bool", "false", "Also draw it turned 180 degrees (a playing card's corner).", "true", value=False),
                _k("fit", "fit", "shrink when min_size is given", "`shrink`: smaller down to min_size to fit; `none`: "
-                  "never.", "shrink")),
+                  "never.", "shrink"),
+               _k("fine", "bool", "false", "Fine print: the accessibility preflight allows it down to 6 pt (else 7 pt).", "true", value=False)),
     "textbox": _t("textbox", "Wrapped text in a box, with `**bold**` and inline `:icon:` glyphs.",
                   _k("text", "text", REQUIRED, "What it says (a Jinja template).", "'{{ card.effect }}'", value=""),
                   _k("w", "num", REQUIRED, "Box width in mm.", "53"),
@@ -280,7 +283,8 @@ LAYOUT_TYPES: dict[str, Block] = {
                   _k("colour", "colour", "'#000000'", "Text colour.", "'#1b1b1b'", value="#000000"),
                   _k("align", "align", "left", "Horizontal alignment in the box.", "centre", value="left"),
                   _k("valign", "valign", "top", "Vertical alignment in the box.", "middle", value="top"),
-                  _k("fit", "fit", "shrink when min_size is given", "`shrink` or `none`.", "shrink")),
+                  _k("fit", "fit", "shrink when min_size is given", "`shrink` or `none`.", "shrink"),
+                  _k("fine", "bool", "false", "Fine print: the accessibility preflight allows it down to 6 pt (else 7 pt).", "true", value=False)),
     "icon": _t("icon", "A shipped icon centred on (x, y).",
                _k("icon", "icon", REQUIRED, "Which icon.", "anchor"),
                _k("size", "num", REQUIRED, "Its side in mm.", "6"),
@@ -313,5 +317,6 @@ LAYOUT_TYPES: dict[str, Block] = {
                 _k("colour", "colour", "'#000000'", "The numbers' colour.", "'#1b1b1b'", value="#000000"),
                 _k("fill", "colour", "none", "Box fill.", "'#f4ead5'", value="none"),
                 _k("stroke", "colour", "none", "Box outline.", "'#1b1b1b'", value="none"),
-                _k("stroke_width", "num", "0.5", "Outline width in points.", "0.5", value=0.5)),
+                _k("stroke_width", "num", "0.5", "Outline width in points.", "0.5", value=0.5),
+                _k("fine", "bool", "false", "Fine print: the accessibility preflight allows it down to 6 pt (else 7 pt).", "true", value=False)),
 }

@@ -232,6 +232,7 @@ class Game:
     design_notes: tuple[str, ...] = ()
     decisions: tuple[DesignDecision, ...] = ()
     theme: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
+    theme_locations: Mapping[str, Location] = field(default_factory=lambda: EMPTY)
 
     @property
     def player_range(self) -> range:
@@ -289,6 +290,14 @@ class Game:
                 return self.rule_locations[path]
             path = path.rpartition(".")[0]
         return self.rule_locations.get("", self.location)
+
+    def theme_location(self, path: str) -> Location:
+        """The YAML line of a theme entry (`suits.red.colour`), or of its nearest ancestor that has one."""
+        while path:
+            if path in self.theme_locations:
+                return self.theme_locations[path]
+            path = path.rpartition(".")[0]
+        return self.theme_locations.get("", self.location)
 
 
 def _edits(a: str, b: str) -> int:

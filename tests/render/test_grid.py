@@ -36,6 +36,22 @@ def test_letter_poker_shrinks_outer_bleed_top_and_bottom_only() -> None:
     assert grid.cols.outer_bleed == 3.0
 
 
+def test_every_crop_mark_prints_inside_a_5_mm_printer_margin_and_is_long_enough() -> None:
+    """Issue 32: Letter marks were 2 mm long, 3-5 mm from the edge, lost on a printer with a 5 mm margin."""
+    for paper in PAPERS.values():
+        grid = make_grid(paper, 63, 88, 3.0)
+        trim_top = grid.rows.starts[-1] + 88
+        for x1, y1, x2, y2 in grid.marks():
+            assert min(x1, x2) >= 5 - 1e-9 and max(x1, x2) <= paper.width - 5 + 1e-9
+            assert min(y1, y2) >= 5 - 1e-9 and max(y1, y2) <= paper.height - 5 + 1e-9
+            length = abs(x2 - x1) + abs(y2 - y1)
+            room = paper.height - 5 - trim_top  # from the printable edge to the trim: the most a mark can have
+            assert length >= min(3.0, room) - 1e-9, (paper.name, (x1, y1, x2, y2))
+    letter = make_grid(PAPERS["letter"], 63, 88, 3.0)
+    column_marks = [abs(y2 - y1) for x1, y1, x2, y2 in letter.marks() if x1 == x2]
+    assert min(column_marks) >= 2.7 - 1e-9  # all of the 2.7 mm a 5 mm margin leaves above the trim
+
+
 def test_round_trip_pixel_size_of_a_poker_card_with_bleed() -> None:
     assert (px(63 + 6), px(88 + 6)) == (815, 1110)
 
@@ -62,9 +78,12 @@ def test_every_layout_keeps_margins_and_marks_clear_of_faces(case) -> None:
         for b in boxes[i + 1:]:
             assert (a[0] + a[2] <= b[0] + 1e-6 or b[0] + b[2] <= a[0] + 1e-6
                     or a[1] + a[3] <= b[1] + 1e-6 or b[1] + b[3] <= a[1] + 1e-6)
-    for x1, y1, x2, y2 in grid.marks():  # marks outside every bleed box, never off the page
-        for box in boxes:
-            assert not _overlaps(box, x1, y1) and not _overlaps(box, x2, y2)
+    trims = [(s.x, s.y, s.w, s.h) for s in slots]
+    for x1, y1, x2, y2 in grid.marks():  # marks never on a card (they may cross the outer bleed), inside the page
+        for tx, ty, tw, th in trims:
+            across = (min(x1, x2) < tx + tw - 1e-6 and max(x1, x2) > tx + 1e-6) if x1 != x2 else tx < x1 < tx + tw
+            along = (min(y1, y2) < ty + th - 1e-6 and max(y1, y2) > ty + 1e-6) if y1 != y2 else ty < y1 < ty + th
+            assert not (across and along), ((x1, y1, x2, y2), (tx, ty, tw, th))
         for x in (x1, x2):
             assert MARK_EDGE - 1e-6 <= x <= paper.width - MARK_EDGE + 1e-6
         for y in (y1, y2):

@@ -68,7 +68,8 @@ def test_shared_back_is_one_form_object(a4_long) -> None:
     assert len(back_names) == 1 and len(front_names) == 44
 
 
-def test_crop_marks_stay_outside_every_bleed_box(ca_project, ca_game) -> None:
+def test_crop_marks_stay_off_every_card_and_inside_a_5_mm_margin(ca_project, ca_game) -> None:
+    """Marks may run over the outer bleed (it is cut off) where the margin is narrow, never onto a card."""
     for paper in ("a4", "letter"):
         result = sheet(ca_project, ca_game, paper=paper)
         page = PdfReader(io.BytesIO(result.pdf)).pages[0]
@@ -77,10 +78,12 @@ def test_crop_marks_stay_outside_every_bleed_box(ca_project, ca_game) -> None:
         grid = make_grid(PAPERS[paper], 63, 88, 3.0)
         cut_x = grid.cols.cuts()
         for x1, y1, x2, y2 in marks:
+            for x, y in ((x1, y1), (x2, y2)):
+                assert 5 - 0.01 <= x <= PAPERS[paper].width - 5 + 0.01
+                assert 5 - 0.01 <= y <= PAPERS[paper].height - 5 + 0.01
             for slot in grid.slots():
-                bx, by, bw, bh = slot.clip
-                for x, y in ((x1, y1), (x2, y2)):
-                    assert not (bx - 0.01 <= x <= bx + bw + 0.01 and by - 0.01 <= y <= by + bh + 0.01)
+                mx, my = (x1 + x2) / 2, (y1 + y2) / 2  # a mark's middle is never inside a trim box
+                assert not (slot.x + 0.01 < mx < slot.x + slot.w - 0.01 and slot.y + 0.01 < my < slot.y + slot.h - 0.01)
             if abs(x1 - x2) < 1e-6:  # vertical marks sit on the cut lines
                 assert min(abs(x1 - x) for x in cut_x) < 0.01
         assert sheet(ca_project, ca_game, paper=paper, crop_marks=False).pdf != result.pdf
@@ -118,7 +121,7 @@ def test_sample_card_text_is_in_the_pdf(ca_project, ca_game) -> None:
 def test_bleed_colour_reaches_beyond_the_trim(ca_project, ca_game) -> None:
     import pypdfium2 as pdfium
 
-    result = sheet(ca_project, ca_game, component="port")
+    result = sheet(ca_project, ca_game, component="main")  # the crew deck keeps the navy back
     page = pdfium.PdfDocument(result.pdf)[1]  # the backs: dark blue to the bleed
     scale = 300 / 72
     image = page.render(scale=scale).to_pil().convert("RGB")
@@ -146,3 +149,23 @@ def test_two_builds_are_byte_identical(ca_project, ca_game) -> None:
 def test_duplex_none_with_equal_backs_prints_fronts_only(ca_project, ca_game) -> None:
     result = sheet(ca_project, ca_game, duplex="none")
     assert result.mode == "fronts-only" and result.pages == 5
+
+
+def test_a_mark_over_the_outer_bleed_shows_on_a_white_band(ca_project, ca_game) -> None:
+    """US Letter: the column marks run from 5 mm off the edge to the trim, over the bleed; they must show there."""
+    import pypdfium2 as pdfium
+
+    result = sheet(ca_project, ca_game, paper="letter")
+    image = pdfium.PdfDocument(result.pdf)[0].render(scale=600 / 72).to_pil().convert("RGB")
+    grid = make_grid(PAPERS["letter"], 63, 88, 3.0)
+    x = grid.cols.cuts()[1]  # a cut between two butted cards
+    trim_top = grid.rows.starts[-1] + 88
+    y = PAPERS["letter"].height - (trim_top + 1.0)  # 1 mm above the trim: in the bleed, under the mark
+
+    def pixel(x_mm, y_from_top_mm):
+        return image.getpixel((round(x_mm / 25.4 * 600), round(y_from_top_mm / 25.4 * 600)))
+
+    assert max(pixel(x, y)) < 90  # the black hairline
+    assert min(pixel(x + 0.15, y)) > 245  # its white band (0.6 pt each side)
+    cream = pixel(x + 3, y)
+    assert cream != (255, 255, 255) and abs(cream[0] - 0xf4) < 8  # the bleed around it

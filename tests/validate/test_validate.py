@@ -34,20 +34,20 @@ def test_every_real_game_validates(project: Project) -> None:
 def test_dropping_a_card_is_caught_at_the_contents_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "counterattack" / "cards.yaml", "rank: {range: [1, 11]}", "rank: {range: [1, 10]}")
     found = failures(project_copy, "counterattack")
-    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:36") in found
+    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:50") in found
 
 
 def test_a_duplicated_card_is_caught(project_copy: Project) -> None:
     cards = project_copy.data_dir / "counterattack" / "cards.yaml"
     cards.write_text(cards.read_text() + "      - {id: anchors-7b, suit: anchors, rank: 7}\n")
     found = failures(project_copy, "counterattack")
-    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:36") in found
+    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:50") in found
 
 
 def test_a_changed_declared_count_is_caught(project_copy: Project) -> None:
     edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
          "{label: port cards, count: 7,")
-    assert ("contents: port cards", "data/counterattack/game.yaml:34") in failures(project_copy, "counterattack")
+    assert ("contents: port cards", "data/counterattack/game.yaml:48") in failures(project_copy, "counterattack")
 
 
 def test_a_count_typed_into_a_template_is_a_duplicated_fact(project_copy: Project) -> None:
@@ -76,7 +76,7 @@ def test_cli_exit_codes_and_json(project_copy: Project) -> None:
          "{label: port cards, count: 5,")
     bad = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack"])
     assert bad.exit_code == 1
-    assert "data/counterattack/game.yaml:34: contents: port cards: expected 5, got 6" in bad.output
+    assert "data/counterattack/game.yaml:48: contents: port cards: expected 5, got 6" in bad.output
 
 
 GAMES = Project.at(__file__.rsplit("/tests/", 1)[0])

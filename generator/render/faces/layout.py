@@ -15,7 +15,10 @@ error at the layout's file:line rather than an empty string on 54 cards.
 every copy sees `row` and `col` (from 0) in its templates.
 
 A rect or circle with `frame: true` is the frame `pnp validate` keeps text and
-icons inside (`render.preflight`); `ink: background` / `ink: frame` mark what
+icons inside (`render.preflight`); `fine: true` on a text marks fine print, which the
+accessibility preflight (`render.faces.access`) allows down to 6 pt instead of 7, and a
+top-level `waive: {contrast: "reason"}` (or `size:`) waives one of its rules for the
+layout, with a written reason `pnp show` lists; `ink: background` / `ink: frame` mark what
 `--ink-saver` lightens (`render.facestyle`). A filled rect that reaches the trim
 runs on into the bleed by itself (`draw._rect`).
 
@@ -56,6 +59,7 @@ from generator.speed import speedups
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+WAIVABLE = ("contrast", "size")  # rules of the accessibility preflight (`render.faces.access`) a layout may waive
 MAX_EXTENDS = 8
 
 # Keys, value kinds, defaults and required keys of every element type: made from the one declared table,
@@ -161,6 +165,8 @@ class Layout:
     elements: list[_RawElement]
     where: Location
     image_paths: dict[str, Path] = field(default_factory=dict)
+    # Rules of the accessibility preflight this layout waives: rule -> (the written reason, its line).
+    waivers: dict[str, tuple[str, Location]] = field(default_factory=dict)
     # The item fields each var and element depends on (vars they use included), in a fixed order;
     # None where that is not known statically: that one is resolved for every item.
     var_deps: list[tuple[tuple[str, str], ...] | None] = field(default_factory=list)
@@ -368,7 +374,8 @@ class LayoutLibrary:
         for index, entry in enumerate(raw_elements):
             where = raw_elements.where(index) if hasattr(raw_elements, "where") else top
             self._merge_element(elements, entry, where, index, name.split("/")[0])
-        layout = Layout(name, display, variables, elements, top)
+        layout = Layout(name, display, variables, elements, top,
+                        waivers={**(parent.waivers if parent else {}), **_waivers(doc)})
         for element in elements:
             self._check_element(element)
         layout.var_deps, layout.element_deps = _dependencies(variables, elements)
@@ -816,6 +823,26 @@ def _value_deps(values: list[_Value], var_deps: Mapping[str, set[tuple[str, str]
                     return None
                 deps |= used
     return deps
+
+
+def _waivers(doc: YMap) -> dict[str, tuple[str, Location]]:
+    """A layout's `waive: {rule: "reason"}`: each rule one the preflight knows, each with a written reason."""
+    raw = doc.get("waive")
+    if raw is None:
+        return {}
+    if not isinstance(raw, YMap):
+        raise DataError(f"layout 'waive' must be a mapping of rule: \"reason\" (rules: {', '.join(WAIVABLE)})",
+                        doc.where("waive"))
+    found = {}
+    for rule, reason in raw.items():
+        where = raw.where(rule)
+        if rule not in WAIVABLE:
+            raise DataError(f"layout 'waive' names unknown rule {rule!r}{did_you_mean(str(rule), WAIVABLE)} "
+                            f"(rules: {', '.join(WAIVABLE)})", where)
+        if not isinstance(reason, str) or len(reason.split()) < 3:
+            raise DataError(f"layout 'waive' {rule}: needs a written reason of a few words, got {reason!r}", where)
+        found[str(rule)] = (reason.strip(), where)
+    return found
 
 
 def back_layout(component: Component) -> str | None:

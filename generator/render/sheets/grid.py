@@ -10,12 +10,14 @@ Decisions (documented for users in `pnp build --help` and here):
   both A4 and US Letter: A4 is butted across and separated down, Letter is
   butted both ways.
 - Cards and their bleed stay at least `MARGIN` (5 mm) inside the page (inside
-  the half-page for gutter-fold). Crop marks are short hairlines that start
-  `MARK_GAP` outside the bleed and stop `MARK_EDGE` (3 mm) before the page
-  edge, so they never touch a card or run off the page; they sit in the
-  margin band. When the outer bleed would leave no room for `MARK_MIN` of
-  mark, the outer bleed shrinks on that axis (US Letter poker: 2 mm top and
-  bottom instead of 3).
+  the half-page for gutter-fold). Crop marks are hairlines on the cut lines,
+  all of their ink inside the printable area (`MARK_EDGE`, 5 mm from the page
+  edge: a printer that cannot print its outer 5 mm still prints every mark),
+  never on a card. They start `MARK_GAP` outside the bleed and are at least
+  `MARK_MIN` (3 mm) long; where the margin is too narrow for that, they run on
+  over the outer bleed (which is cut off), at most up to the trim. US Letter
+  poker keeps 2.7 mm of bleed top and bottom and 2.7 mm column marks there, from
+  5 mm off the edge to the trim: the most a 5 mm margin leaves (7.7 mm to the trim).
 - Duplex backs mirror the front grid about the page centre: long-edge flip
   mirrors columns (x), short-edge flip mirrors rows (y), then the back offset
   nudge is added.
@@ -34,9 +36,9 @@ from generator.render.base.units import Paper
 
 MARGIN = 5.0
 MARK_GAP = 0.75
-MARK_MIN = 2.0
+MARK_MIN = 3.0
 MARK_MAX = 6.0
-MARK_EDGE = 3.0
+MARK_EDGE = 5.0  # the printable area: research (shared/research/print.md) says keep 5 mm
 FOLD_CLEARANCE = 5.0
 
 
@@ -78,7 +80,7 @@ def _axis_option(size: float, bleed: float, lo: float, hi: float, butted: bool, 
     gap = 0.0 if butted else 2 * bleed
     span = count * size + (count - 1) * gap
     room = (hi - lo - span) / 2  # from the outermost trim to the region edge
-    outer = min(bleed, room - MARGIN, room - MARK_GAP - MARK_MIN - MARK_EDGE)
+    outer = min(bleed, room - MARGIN)  # marks that lack room outside the bleed run over it (see `Grid.marks`)
     if outer < min(bleed, 1.5) - 1e-9:
         return None
     start = lo + room
@@ -174,19 +176,34 @@ class Grid:
         """Crop mark hairlines (x1, y1, x2, y2 in mm): every cut line of a placed face extended beyond the bleed."""
         lines = []
         cut_xs, cut_ys = self.face_cuts(filled)
-        y0, y1 = self.rows.bleed_span
-        x0, x1 = self.cols.bleed_span
-        bottom_end = max(self.rows.region[0] + MARK_EDGE, y0 - MARK_GAP - MARK_MAX)
-        top_end = min(self.rows.region[1] - MARK_EDGE, y1 + MARK_GAP + MARK_MAX)
-        left_end = max(self.cols.region[0] + MARK_EDGE, x0 - MARK_GAP - MARK_MAX)
-        right_end = min(self.cols.region[1] - MARK_EDGE, x1 + MARK_GAP + MARK_MAX)
+        bottom, top = _mark_span(self.rows, -1), _mark_span(self.rows, 1)
+        left, right = _mark_span(self.cols, -1), _mark_span(self.cols, 1)
         for x in cut_xs:
-            lines.append((x, y0 - MARK_GAP, x, bottom_end))
-            lines.append((x, y1 + MARK_GAP, x, top_end))
+            lines.append((x, bottom[0], x, bottom[1]))
+            lines.append((x, top[0], x, top[1]))
         for y in cut_ys:
-            lines.append((x0 - MARK_GAP, y, left_end, y))
-            lines.append((x1 + MARK_GAP, y, right_end, y))
+            lines.append((left[0], y, left[1], y))
+            lines.append((right[0], y, right[1], y))
         return lines
+
+
+def _mark_span(axis: Axis, direction: int) -> tuple[float, float]:
+    """Where the marks at one end of an axis start (near the faces) and end (towards the page edge), in mm.
+
+    `direction` -1 is the low end, 1 the high end. They end `MARK_EDGE` inside the page and start
+    `MARK_GAP` outside the bleed; when that leaves less than `MARK_MIN`, they start nearer the faces,
+    over the outer bleed, but never past the trim."""
+    trim = axis.starts[0] if direction < 0 else axis.starts[-1] + axis.size
+    bleed_edge = trim + direction * axis.outer_bleed
+    limit = axis.region[0] + MARK_EDGE if direction < 0 else axis.region[1] - MARK_EDGE
+    start = bleed_edge + direction * MARK_GAP
+    if (limit - start) * direction < MARK_MIN:
+        start = limit - direction * MARK_MIN
+        if (start - trim) * direction < 0:
+            start = trim
+    end = start + direction * MARK_MAX
+    end = max(end, limit) if direction < 0 else min(end, limit)
+    return start, end
 
 
 def _key(position: float) -> int:

@@ -40,6 +40,7 @@ from generator.render.sheets.grid import Grid, Slot, make_grid, mirror_slot
 from generator.render.sheets.options import DUPLEX_MODES, SheetOptions
 
 MARK_WIDTH = 0.3  # points
+HALO_WIDTH = 1.2  # points: the white band under a mark that crosses a dark outer bleed
 @dataclass(frozen=True)
 class SheetResult:
     """A finished PDF and what it holds, for the build summary and tests."""
@@ -198,7 +199,22 @@ def _mark_lines(grid: Grid, options: SheetOptions, mirrored: bool,
     return lines
 
 
+def _halo(c: Any, lines: list[tuple[float, float, float, float]]) -> None:
+    """A white band under each crop mark: where a narrow margin puts a mark over the outer bleed
+    (`grid.Grid.marks`), a black hairline on a dark bleed would not show; on the paper it is unseen."""
+    if not lines:
+        return
+    c.saveState()
+    c.setFillColorRGB(1, 1, 1)
+    half = HALO_WIDTH / 2
+    for x1, y1, x2, y2 in lines:
+        left, right, bottom, top = pt(min(x1, x2)), pt(max(x1, x2)), pt(min(y1, y2)), pt(max(y1, y2))
+        c.rect(left - half, bottom - half, right - left + 2 * half, top - bottom + 2 * half, stroke=0, fill=1)
+    c.restoreState()
+
+
 def _marks(c: Any, grid: Grid, options: SheetOptions, lines: list[tuple[float, float, float, float]]) -> None:
+    _halo(c, lines)
     c.saveState()
     c.setLineWidth(MARK_WIDTH)
     c.setStrokeColorRGB(0, 0, 0)
@@ -276,6 +292,7 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
                     forms.place(back, mirror_slot(slot, paper, "fold"))
             marks += [(paper.width - x1, y1, paper.width - x2, y2) for x1, y1, x2, y2 in marks]
             _fold_line(c, paper)
+        _halo(c, marks)
         _lines(c, marks)
         _lines(c, cuts, grey=0.6, width=0.2)
         c.showPage()

@@ -19,14 +19,14 @@ import math
 from dataclasses import dataclass
 
 from generator.render.base.units import Paper
-from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_GAP, MARK_MIN, Axis, Grid, Slot
+from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_GAP, Axis, Grid, Slot
 
-MARK_LENGTH = MARK_MIN  # each crop mark on the mixed sheet, mm: the shortest the grid allows, to fit more
+MARK_LENGTH = 2.0  # each crop mark on the mixed sheet, mm: short, to fit more (a block has marks on every side)
 GAP = 2 * MARK_GAP + MARK_LENGTH  # between two blocks' bleed boxes: both blocks' marks fit without touching
 # ... and where it costs no extra page, each block's marks in a band of its own, a mark gap apart: in one shared
 # band two blocks' marks interleave, and a cut is easily lined up with the other block's mark.
 WIDE_GAP = 3 * MARK_GAP + 2 * MARK_LENGTH
-PAD = max(MARGIN, MARK_EDGE + MARK_GAP + MARK_LENGTH)  # page edge to the outermost bleed box
+PAD = MARGIN  # page edge to the outermost bleed box: marks that lack room there run over the outer bleed
 
 
 @dataclass(frozen=True)
@@ -41,15 +41,14 @@ class Block:
 
     def marks(self) -> list[tuple[float, float, float, float]]:
         """Crop marks (x1, y1, x2, y2 in mm): every cut line of the block's placed faces, just outside its bleed."""
-        x0, x1 = self.grid.cols.bleed_span
-        y0, y1 = self.grid.rows.bleed_span
-        near, far = MARK_GAP, MARK_GAP + MARK_LENGTH
+        bottom, top = _mark_span(self.grid.rows, -1), _mark_span(self.grid.rows, 1)
+        left, right = _mark_span(self.grid.cols, -1), _mark_span(self.grid.cols, 1)
         lines = []
         cut_xs, cut_ys = self.grid.face_cuts(self.filled)
         for x in cut_xs:
-            lines += [(x, y0 - near, x, y0 - far), (x, y1 + near, x, y1 + far)]
+            lines += [(x, bottom[0], x, bottom[1]), (x, top[0], x, top[1])]
         for y in cut_ys:
-            lines += [(x0 - near, y, x0 - far, y), (x1 + near, y, x1 + far, y)]
+            lines += [(left[0], y, left[1], y), (right[0], y, right[1], y)]
         return lines
 
 
@@ -58,6 +57,23 @@ class Block:
         x0, x1 = self.grid.cols.bleed_span
         y0, y1 = self.grid.rows.bleed_span
         return ([(x, y0, x, y1) for x in self.grid.cols.cuts()] + [(x0, y, x1, y) for y in self.grid.rows.cuts()])
+
+
+def _mark_span(axis: Axis, direction: int) -> tuple[float, float]:
+    """Where a block's marks at one end of an axis start and end (mm; `direction` -1: the low end).
+
+    `MARK_GAP` outside the bleed, `MARK_LENGTH` long; a mark that would leave the printable area
+    (`MARK_EDGE` from the page edge) slides inwards over the block's outer bleed, never past the trim."""
+    low, high = axis.bleed_span
+    trim = axis.starts[0] if direction < 0 else axis.starts[-1] + axis.size
+    limit = axis.region[0] + MARK_EDGE if direction < 0 else axis.region[1] - MARK_EDGE
+    near = (low if direction < 0 else high) + direction * MARK_GAP
+    far = near + direction * MARK_LENGTH
+    if (far - limit) * direction > 0:
+        far, near = limit, limit - direction * MARK_LENGTH
+        if (near - trim) * direction < 0:
+            near = trim
+    return near, far
 
 
 def _axis(count: int, first: float, size: float, bleed: float, region: tuple[float, float]) -> Axis:
