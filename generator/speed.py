@@ -41,19 +41,24 @@ VERIFIED_REPORTLAB = ("5.1.",)
 
 @dataclass(frozen=True)
 class Speedups:
-    """Which speed mechanisms may run: `memos` (caches of pure results), `replay` (ReportLab internals
-    replayed), `fork` (forked build workers)."""
+    """Which speed mechanisms may run: `memos` (caches of pure results), `fork` (forked build workers) and
+    `replay` (ReportLab internals replayed)."""
 
     memos: bool
-    replay: bool
     fork: bool
+
+    @property
+    def replay(self) -> bool:
+        """Asked only by drawing code: it reads ReportLab's version, so a build with nothing to draw never
+        imports ReportLab to answer it."""
+        return self.memos and reportlab_verified()
 
 
 def speedups() -> Speedups:
     """The mechanisms allowed now: all of them unless `PIRATE_PRESS_SPEEDUPS=off`; the ReportLab replays only
     on a verified ReportLab."""
     on = os.environ.get(SWITCH, "on").strip().lower() not in OFF
-    return Speedups(memos=on, replay=on and reportlab_verified(), fork=on)
+    return Speedups(memos=on, fork=on)
 
 
 def reportlab_verified(version: str | None = None) -> bool:
