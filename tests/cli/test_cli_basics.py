@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -138,7 +139,7 @@ def test_choices_ignore_case_and_root_may_follow_the_command(project: Project, t
     elsewhere.mkdir()
     code, out, err = _pnp(capsys, "validate", "counterattack", "--root", str(project.root))
     assert code == 0, err
-    assert out == "counterattack: 34 checks, ok\n"  # quiet on success: one line per game
+    assert re.fullmatch(r"counterattack: \d+ checks, ok\n", out)  # quiet on success: one line per game
     code, out, err = _pnp(capsys, "--root", str(elsewhere), "list", "--root", str(project.root), "--json")
     assert code == 0 and json.loads(out), err  # the one after the command wins, as typed last
     code, _out, err = _pnp(capsys, "validate", "--root", str(tmp_path / "missing"))
@@ -160,12 +161,12 @@ def test_choices_ignore_case_and_root_may_follow_the_command(project: Project, t
 def test_validate_lists_every_check_with_verbose_and_failures_always(project_copy: Project, capsys) -> None:
     project = project_copy
     code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "-v", "counterattack")
-    assert code == 0 and out.startswith("counterattack: 34 checks, ok\ncheck ") and out.count("\n") > 30
+    assert code == 0 and re.match(r"counterattack: \d+ checks, ok\ncheck ", out) and out.count("\n") > 30
     code, out, _err = _pnp(capsys, "--root", str(project.root), "validate")
     assert code == 0 and len(out.splitlines()) == len(project.game_ids())
     edit(project.data_dir / "counterattack" / "game.yaml", "ports_to_win: 6", "ports_to_win: 7")
     code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "counterattack")
-    assert code == 1 and "1 of 34 checks failed" in out and "one port per hand to win" in out and " ok\n" not in out
+    assert code == 1 and re.search(r"1 of \d+ checks failed", out) and "one port per hand to win" in out and " ok\n" not in out
     # The count is on cards.yaml, the rule it must match on game.yaml: the line names both (the edit was the rule).
     rule = next(n for n, line in enumerate((project.data_dir / "counterattack" / "game.yaml").read_text().splitlines(), 1)
                 if "ports_to_win:" in line)

@@ -61,7 +61,7 @@ def test_the_starter_game_counts_and_lays_out_right(tmp_path: Path, capsys: pyte
         "templates/layouts/sea-dogs/card.yaml", "templates/rulebooks/sea-dogs.md.j2")]
     game = yaml.safe_load((tmp_path / "p" / "data" / "sea-dogs" / "game.yaml").read_text(encoding="utf-8"))
     assert game["game"]["id"] == "sea-dogs" and game["game"]["title"] == "Sea Dogs: A Card Game"
-    code, out, err = run_pnp(capsys, "--root", root, "validate")
+    code, out, err = run_pnp(capsys, "--root", root, "validate", "-v")  # every check listed, not only the verdict
     assert code == 0, out + err
     for check in ("contents: treasure cards", "layout sea-dogs/card (card front)", "layout sea-dogs/back (card back)",
                   "preflight sea-dogs/card (card front)", "document templates/rulebooks/sea-dogs.md.j2 renders"):

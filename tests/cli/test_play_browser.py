@@ -33,7 +33,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Project:
 @pytest.fixture
 def url(built: Project) -> Iterator[str]:
     play = PlayTables(built.root, REGISTRY)
-    with PreviewServer(built.output_dir, "127.0.0.1", 0, BuildState(), b"", play) as server:
+    with PreviewServer(built.output_dir, "127.0.0.1", 0, BuildState(), b"", play=play) as server:
         yield f"{server.url}{PREFIX.lstrip('/')}"
 
 

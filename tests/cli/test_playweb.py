@@ -48,7 +48,7 @@ def project(tmp_path: Path) -> Project:
 @pytest.fixture
 def client(project: Project) -> Iterator[Client]:
     play = PlayTables(project.root, REGISTRY)
-    with PreviewServer(project.output_dir, "127.0.0.1", 0, BuildState(), b"placeholder", play) as server:
+    with PreviewServer(project.output_dir, "127.0.0.1", 0, BuildState(), b"placeholder", play=play) as server:
         yield Client(server, play)
 
 

@@ -48,7 +48,7 @@ def test_an_installed_plugin_adds_its_game_to_every_command(tmp_path: Path) -> N
     checked = _pnp(root, site, "check", "nim", str(log))
     assert checked.returncode == 0 and checked.stdout.startswith("legal: all 40 games"), checked.stderr
 
-    validated = _pnp(root, site, "validate")
+    validated = _pnp(root, site, "validate", "-v")  # every check listed
     assert validated.returncode == 0, validated.stdout + validated.stderr
     assert "enough doubloons for the largest pile" in validated.stdout  # the engine's own deck check ran
     built = _pnp(root, site, "-q", "build", "nim", "--paper", "a4")

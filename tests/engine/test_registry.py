@@ -4,6 +4,7 @@ is one line about its own game alone."""
 from __future__ import annotations
 
 import pickle
+import re
 import textwrap
 from pathlib import Path
 
@@ -123,7 +124,7 @@ def test_a_game_without_an_engine_builds_and_validates_and_says_what_it_cannot_d
     code, out, err = run_pnp(capsys, "--root", str(tmp_path), "list")
     assert code == 0 and "Plunder Pile" in out and err == ""
     code, out, err = run_pnp(capsys, "--root", str(tmp_path), "validate", "--failures-only")
-    assert code == 0 and out.startswith("nim: 6 checks, ok"), out + err
+    assert code == 0 and re.match(r"nim: \d+ checks, ok", out), out + err
     code, out, err = run_pnp(capsys, "--root", str(tmp_path), "show", "nim")
     assert code == 0 and "rules engine: none (it builds and validates; " in out
     log = tmp_path / "game.log"

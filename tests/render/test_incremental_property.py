@@ -30,6 +30,7 @@ GAME = """game:
   age: 8
 theme:
   colours: {primary: "#1f3b57", accent: "#c8962c", paper: "#f4ead5", ink: "#1b1b1b"}
+  backs: {port: {label: Port, colour: "#6e2a1c", emblem: flag}}  # counterattack/back reads its pile's entry
 rules: {heap_min: 9, heap_max: 21, take_max: 3}
 """
 TINY = REGISTRY.with_engine("tiny", "tests.render.tiny_engine")  # every game needs an engine
