@@ -17,10 +17,20 @@ from typing import Any
 
 from generator.engine.base import Bot
 from generator.engine.games.all_hands.rules import AllHandsRules
-from generator.engine.search import ranked_by
+from generator.engine.search import SearchBot, ranked_by
 
 PROGRESS = 0.45  # bonus per crew card toward a set (up to two of a kind)
 VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
+
+
+def potential(rules: AllHandsRules, counts: tuple[int, ...]) -> float:
+    """A crew's worth: its best final lay-out, plus progress toward sets and the street."""
+    config = rules.config
+    value = float(rules.best_layout(counts)[0])
+    crew = counts[:config.crew]
+    value += PROGRESS * sum(min(c, 2) for c in crew)
+    value += VARIETY * min(sum(1 for c in crew if c), 5)
+    return value
 
 
 class HeuristicBot(Bot):
@@ -32,12 +42,7 @@ class HeuristicBot(Bot):
         self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
 
     def potential(self, counts: tuple[int, ...]) -> float:
-        config = self.ahod.config
-        value = float(self.ahod.best_layout(counts)[0])
-        crew = counts[:config.crew]
-        value += PROGRESS * sum(min(c, 2) for c in crew)
-        value += VARIETY * min(sum(1 for c in crew if c), 5)
-        return value
+        return potential(self.ahod, counts)
 
     def _counts(self, observation: Mapping[str, Any]) -> list[int]:
         counts = [0] * len(self.ahod.config.kinds)
@@ -119,3 +124,18 @@ class HeuristicBot(Bot):
                     and (combo.action != "mend" or cursed):
                 return action
         return space.done
+
+
+def evaluate(state: Any) -> list[float]:
+    """Each seat's points so far (laid out, less curses) plus its crew's `potential` as the heuristic weighs
+    it (its best final lay-out and progress toward sets and the street): where the search bot's
+    play-outs stop, a few moves on, the position is judged by this."""
+    rules = state.rules
+    curse = rules.config.curse_points
+    return [state.points[p] - curse * state.curses[p] + potential(rules, tuple(state.counts[p]))
+            for p in range(state.players)]
+
+
+# search guided by the heuristic: sequential halving over its 4 best moves, play-outs cut after a few moves
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=32, candidates=4, horizon=10,
+                          evaluate=evaluate)
