@@ -18,7 +18,10 @@ hidden cards and dice), and keeps the better half, until one is left. The
 heuristic plays the play-outs, so the bot improves on the heuristic by one
 step of policy iteration rather than guessing among a hundred moves with
 fifty samples; a move must beat the heuristic's own on the shared samples to
-be played instead.
+be played instead. With a `horizon`, a play-out stops after that many moves and the
+game's `evaluate` (each seat's score so far, as if the game ended there) judges
+the position through `margins`: a few moves of the heuristic and a static
+judgement cost a tenth of a whole play-out, and see the rival's reply.
 
 Its only inputs are the observation's information set, the legal actions and
 its own seeded rng: hidden cards never reach it except through samples that
