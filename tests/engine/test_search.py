@@ -91,7 +91,8 @@ def test_the_search_bot_never_reads_hidden_state(rules_of: dict, game_id: str, p
     the plain search, and the game's own `search` bot (guided by its heuristic bot)."""
     rules = rules_of[game_id]
     shipped = fifth_game.REGISTRY.engine(game_id).bots["search"]
-    guided = type("QuickGuided", (shipped,), {"iterations": 4})
+    # small budgets: iterations (halving), samples (Pirate Tricks' PIMC), rounds of worlds (Counterattack)
+    guided = type("QuickGuided", (shipped,), {"iterations": 4, "samples": 2, "rounds": (2, 4)})
     compared = 0
     for state in islice(positions(rules, players, games=2, every=13), 6):
         seat = state.current_player()

@@ -179,12 +179,10 @@ class TrickSolver:
     """
 
     __slots__ = (
-        "best",
         "capture",
         "captured",
         "colour",
         "hands",
-        "key",
         "leader",
         "loon",
         "me",
@@ -225,11 +223,8 @@ class TrickSolver:
         self.net = t.net_settlement
         self.tricks = t.tricks
         self.table: dict[Any, float] = {}
-        self.nodes = 0
-        treasure_effect = self.treasure["effect"]
-        self.wants = treasure_effect != "fewest_tricks"
-        self.key = t.card_key
-        self.best = -1   # index in the trick of the card winning it so far (kept by play/undo)
+        self.nodes = 0   # positions alpha-beta has expanded (for benchmarks)
+        self.wants = self.treasure["effect"] != "fewest_tricks"   # as the heuristic reads the treasure card
 
     # -- moves -----------------------------------------------------------------------
     def to_move(self) -> int:
