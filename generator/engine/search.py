@@ -18,7 +18,10 @@ hidden cards and dice), and keeps the better half, until one is left. The
 heuristic plays the play-outs, so the bot improves on the heuristic by one
 step of policy iteration rather than guessing among a hundred moves with
 fifty samples; a move must beat the heuristic's own on the shared samples to
-be played instead.
+be played instead. With a `horizon`, a play-out stops after that many moves and the
+game's `evaluate` (each seat's score so far, as if the game ended there) judges
+the position through `margins`: a few moves of the heuristic and a static
+judgement cost a tenth of a whole play-out, and see the rival's reply.
 
 Its only inputs are the observation's information set, the legal actions and
 its own seeded rng: hidden cards never reach it except through samples that
@@ -74,6 +77,17 @@ def payoffs(result: Result, players: int) -> list[float]:
     return out
 
 
+def margins(scores: Sequence[float]) -> list[float]:
+    """Each seat's payoff in [0, 1] from scores so far (a cut play-out): the squashed score margin of
+    `payoffs`, with no share of a victory nobody has won yet."""
+    players = len(scores)
+    scale = 0.1 * max(1.0, sum(abs(s) for s in scores) / players)
+    if players == 1:
+        return [0.5 + 0.5 * scores[0] / (abs(scores[0]) + 1.0)]
+    total = sum(scores)
+    return [0.5 + 0.5 * math.tanh((s - (total - s) / (players - 1)) / scale) for s in scores]
+
+
 class SearchBot(Bot):
     """ISMCTS with determinization from the seat's own information set; `iterations` samples per decision.
 
@@ -93,15 +107,23 @@ class SearchBot(Bot):
     playout: ClassVar[type[Bot] | None] = None
     candidates: ClassVar[int] = 0  # > 0: sequential halving over the prior's best moves instead of the tree
     figures: dict[int, tuple[int, float]]  # after `choose`: per action weighed, (play-outs, mean payoff): a hint's why
+    horizon: ClassVar[int] = 0  # > 0: halving play-outs stop after this many moves and `evaluate` the position
+    scorer: ClassVar[tuple[Callable[[State], Sequence[float]], ...]] = ()  # (each seat's score so far,) or ()
 
     @classmethod
     def guided(cls, prior: type[Bot] | None = None, playout: type[Bot] | None = None,
-               iterations: int | None = None, candidates: int = 0) -> type[SearchBot]:
+               iterations: int | None = None, candidates: int = 0, horizon: int = 0,
+               evaluate: Callable[[State], Sequence[float]] | None = None) -> type[SearchBot]:
         """A search bot with a prior bot, play-out bot and budget of its own; `candidates` > 0 (with a
-        prior) weighs only that many of the prior's best moves, by sequential halving."""
+        prior) weighs only that many of the prior's best moves, by sequential halving; `horizon` > 0
+        (with `evaluate`) cuts each play-out after that many moves and scores the position there."""
         budget = cls.iterations if iterations is None else iterations
+        if horizon and evaluate is None:
+            raise ValueError("a play-out horizon needs an evaluation of the positions it stops at")
         return type("GuidedSearchBot", (cls,), {"prior": prior, "playout": playout, "iterations": budget,
-                                                "candidates": candidates, "__doc__": cls.__doc__})
+                                                "candidates": candidates, "horizon": horizon,
+                                                "scorer": (evaluate,) if evaluate else (),
+                                                "__doc__": cls.__doc__})
 
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
         if len(legal) == 1:
@@ -151,13 +173,20 @@ class SearchBot(Bot):
         state.apply_action(action)
         for bot in playout_bots.values():
             bot.rng = rng
-        self._play_out(state, rng, playout_bots)
+        self._play_out(state, rng, playout_bots, self.horizon)
+        if not state.is_terminal() and self.scorer:
+            return margins(self.scorer[0](state))[self.seat]
         return payoffs(state.result(), state.players)[self.seat]
 
-    def _play_out(self, state: State, rng: random.Random, playout_bots: dict[int, Bot]) -> None:
-        """Play to the end: the play-out bot in every seat (made on first need), else at random."""
+    def _play_out(self, state: State, rng: random.Random, playout_bots: dict[int, Bot], horizon: int = 0) -> None:
+        """Play to the end (or `horizon` moves when > 0): the play-out bot in every seat (made on first
+        need), else at random."""
         playout = self.playout
+        moves = 0
         while not state.is_terminal():
+            if horizon and moves == horizon:
+                return
+            moves += 1
             legal = state.legal_actions()
             if playout is None or len(legal) == 1:
                 state.apply_action(legal[rng.randrange(len(legal))])

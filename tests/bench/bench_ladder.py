@@ -88,7 +88,10 @@ def main() -> None:
                           "none": (None, None), "prior": (heuristic, None), "playout": (None, heuristic),
                           "both": (heuristic, heuristic)}[args.guide]
         candidates = getattr(search, "candidates", 0) if args.candidates is None else args.candidates
-        budget = SearchBot.guided(prior, playout, args.iterations or search.iterations, candidates)
+        if args.iterations is None and args.candidates is None and args.guide == "engine":
+            budget = search  # the engine's own search bot as shipped (PIMC in Pirate Tricks, cut play-outs...)
+        else:
+            budget = SearchBot.guided(prior, playout, args.iterations or getattr(search, "iterations", 200), candidates)
         bots: dict[str, type[Bot]] = {**engine.bots, "search": budget}
         players = min(rules.player_counts)
         began = time.process_time()

@@ -321,7 +321,9 @@ def test_a_log_from_before_the_race_replays_with_the_card_passing_clockwise() ->
     assert R.new_state(3, legacy).start == 2
 
 
-def test_the_heuristic_bot_breaks_a_tie_between_rivals_at_random_not_by_seat() -> None:
+def test_the_heuristic_bot_breaks_a_tie_between_rivals_clockwise_from_itself_not_by_seat_number() -> None:
+    """A fixed order (issue 33: no rng draw, so a sweep does not measure the tie-break) that favours no
+    seat number: every bot takes the rival on its left first, whatever its seat."""
     from generator.engine.games.all_hands.bots import HeuristicBot
 
     s = fresh(3, start=0)
@@ -335,7 +337,9 @@ def test_the_heuristic_bot_breaks_a_tie_between_rivals_at_random_not_by_seat() -
     assert observation["points"][1] == observation["points"][2]
     assert observation["crew_sizes"][1] == observation["crew_sizes"][2]  # seats 1 and 2 tie
     picks = {HeuristicBot(R, 0, random.Random(seed)).choose(observation, s.legal_actions()) for seed in range(20)}
-    assert picks == {R.space.curse + 1, R.space.curse + 2}  # before: always seat 1, the lowest
+    assert picks == {R.space.curse + 1}  # seat 0's left: the next seat clockwise
+    order = HeuristicBot(R, 1, random.Random(0))._clockwise
+    assert order(2, 3) > order(0, 3)  # seat 1 takes seat 2 before seat 0, the lowest number
 
 
 def test_ships_repairs_mends_one_of_your_own_curse_points_at_once() -> None:

@@ -91,7 +91,8 @@ def test_the_search_bot_never_reads_hidden_state(rules_of: dict, game_id: str, p
     the plain search, and the game's own `search` bot (guided by its heuristic bot)."""
     rules = rules_of[game_id]
     shipped = fifth_game.REGISTRY.engine(game_id).bots["search"]
-    guided = type("QuickGuided", (shipped,), {"iterations": 4})
+    # small budgets: iterations (halving), samples (Pirate Tricks' PIMC), rounds of worlds (Counterattack)
+    guided = type("QuickGuided", (shipped,), {"iterations": 4, "samples": 2, "rounds": (2, 4)})
     compared = 0
     for state in islice(positions(rules, players, games=2, every=13), 6):
         seat = state.current_player()
@@ -182,3 +183,33 @@ def test_a_heuristic_ranks_legal_moves_only_and_among_them_its_own_choice(rules_
         assert order and len(set(order)) == len(order) and set(order) <= set(legal)
         choice = heuristic(rules, seat, random.Random(7)).choose(state.observation(seat), legal)
         assert choice in order
+
+
+def test_margins_rank_seats_by_their_lead_and_stay_in_the_unit_interval() -> None:
+    from generator.engine.search import margins
+
+    ahead, level, behind = margins([12.0, 9.0, 9.0])[0], margins([9.0, 9.0])[0], margins([6.0, 9.0, 9.0])[0]
+    assert 0.0 < behind < level == 0.5 < ahead < 1.0
+    assert margins([3.0])[0] > margins([1.0])[0]   # alone, more is better
+
+
+def test_a_cut_play_out_stops_at_its_horizon_and_asks_the_game_to_judge(rules_of: dict) -> None:
+    """With a horizon the halving search plays that many moves past the candidate and scores the position
+    with `evaluate`; without an evaluation a horizon is refused."""
+    rules = rules_of["pirates-under-fire"]
+    heuristic = fifth_game.REGISTRY.engine("pirates-under-fire").bots["heuristic"]
+    judged: list[int] = []
+
+    def evaluate(state: State) -> list[float]:
+        judged.append(len(state.history))
+        return [float(len(state.history) % 3), 1.0]
+
+    bot_class = SearchBot.guided(prior=heuristic, playout=heuristic, iterations=8, candidates=2, horizon=3,
+                                 evaluate=evaluate)
+    state = rules.new_game(2, 4)
+    seat, legal = state.current_player(), state.legal_actions()
+    choice = bot_class(rules, seat, random.Random(0)).choose(state.observation(seat), legal)
+    assert choice in legal and judged
+    assert all(moves == len(state.history) + 4 for moves in judged)  # the candidate, then three more moves
+    with pytest.raises(ValueError, match="evaluation"):
+        SearchBot.guided(prior=heuristic, iterations=8, candidates=2, horizon=3)

@@ -4,9 +4,16 @@ It values a crew by the best final lay-out of the cards it holds (captains'
 penalties included) plus a small bonus for progress toward sets and the
 street, so it keeps the card that extends its best potential combination and
 leaves a lone captain to the others. It reads only its observation: it knows
-the top of a drawing pile only when it put that card back there itself. Ties
-(between piles, rivals or kinds) are broken at random with its seeded rng, so
-no seat is favoured.
+the top of a drawing pile only when it put that card back there itself.
+
+Equal values are settled by a fixed order that depends on no designed value
+(issue 33): kinds in the data's order (`kinds:`, crew before captains), and
+piles and rivals clockwise from the bot's own seat (its own pile first, then
+the next seat's), so no seat is favoured and no rng is drawn. A random
+tie-break let a sweep measure the tie-break: when two combinations came to
+score the same, which one a crew pursued was a coin toss, and every draw
+of that coin shifted the rest of the game; now a value that decides no
+choice leaves the games exactly as they were.
 """
 
 from __future__ import annotations
@@ -17,10 +24,20 @@ from typing import Any
 
 from generator.engine.base import Bot
 from generator.engine.games.all_hands.rules import AllHandsRules
-from generator.engine.search import ranked_by
+from generator.engine.search import SearchBot, ranked_by
 
 PROGRESS = 0.45  # bonus per crew card toward a set (up to two of a kind)
 VARIETY = 0.6  # bonus per different crew kind toward a street (up to its size)
+
+
+def potential(rules: AllHandsRules, counts: tuple[int, ...]) -> float:
+    """A crew's worth: its best final lay-out, plus progress toward sets and the street."""
+    config = rules.config
+    value = float(rules.best_layout(counts)[0])
+    crew = counts[:config.crew]
+    value += PROGRESS * sum(min(c, 2) for c in crew)
+    value += VARIETY * min(sum(1 for c in crew if c), 5)
+    return value
 
 
 class HeuristicBot(Bot):
@@ -32,12 +49,7 @@ class HeuristicBot(Bot):
         self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
 
     def potential(self, counts: tuple[int, ...]) -> float:
-        config = self.ahod.config
-        value = float(self.ahod.best_layout(counts)[0])
-        crew = counts[:config.crew]
-        value += PROGRESS * sum(min(c, 2) for c in crew)
-        value += VARIETY * min(sum(1 for c in crew if c), 5)
-        return value
+        return potential(self.ahod, counts)
 
     def _counts(self, observation: Mapping[str, Any]) -> list[int]:
         counts = [0] * len(self.ahod.config.kinds)
@@ -55,8 +67,8 @@ class HeuristicBot(Bot):
         space = self.ahod.space
         phase = observation["phase"]
         counts = self._counts(observation)
-        if phase == "hire":
-            return self.pick_best(legal, lambda a: self._gain(counts, a - space.keep))
+        if phase == "hire":  # equal gains: the kind first in the data's order
+            return max(legal, key=lambda a: (self._gain(counts, a - space.keep), -a))
         if phase in ("stock", "extra stock"):
             return self._pick_pile(observation, legal, counts)
         if phase == "all hands on deck":
@@ -67,7 +79,7 @@ class HeuristicBot(Bot):
             points, sizes = observation["points"], observation["crew_sizes"]
             if not targets:
                 return space.skip
-            return self.pick_best(targets, lambda a: (points[a - base], sizes[a - base]))
+            return max(targets, key=lambda a: (points[a - base], sizes[a - base], self._clockwise(a - base, observation["players"])))
         return legal[0]
 
     def ranked(self, observation: Mapping[str, Any], legal: list[int]) -> list[int]:
@@ -102,7 +114,12 @@ class HeuristicBot(Bot):
             return gain, len(pile)
 
         draws = [a for a in legal if a != space.skip]
-        return self.pick_best(draws, value) if draws else legal[0]
+        return max(draws, key=lambda a: (*value(a), self._clockwise(a - base, observation["players"]))) if draws else legal[0]
+
+    def _clockwise(self, seat: int, players: int) -> int:
+        """The fixed tie order over seats and their piles: this bot's own first, then clockwise (a higher
+        key comes first)."""
+        return -((seat - self.seat) % players)
 
     def _go_out(self, legal: list[int], counts: list[int], cursed: bool) -> int:
         """Lay out what cannot grow (full crews, the biggest sets) and fresh action pairs; keep the rest.
@@ -119,3 +136,18 @@ class HeuristicBot(Bot):
                     and (combo.action != "mend" or cursed):
                 return action
         return space.done
+
+
+def evaluate(state: Any) -> list[float]:
+    """Each seat's points so far (laid out, less curses) plus its crew's `potential` as the heuristic weighs
+    it (its best final lay-out and progress toward sets and the street): where the search bot's
+    play-outs stop, a few moves on, the position is judged by this."""
+    rules = state.rules
+    curse = rules.config.curse_points
+    return [state.points[p] - curse * state.curses[p] + potential(rules, tuple(state.counts[p]))
+            for p in range(state.players)]
+
+
+# search guided by the heuristic: sequential halving over its 4 best moves, play-outs cut after a few moves
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=32, candidates=4, horizon=10,
+                          evaluate=evaluate)

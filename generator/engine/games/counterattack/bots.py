@@ -163,3 +163,30 @@ class PlannerBot(HeuristicBot):
             k += 1
         hit = any(t.port_tricks[p] == won for p in ports)
         return (1.0 if hit else 0.0) - self._charge * flips
+
+
+class HalvingPlannerBot(PlannerBot):
+    """The planner's Monte-Carlo rollouts spent by sequential halving (Karnin, Koren & Somekh 2013): every
+    legal move is tried on the first `rounds[0]` sampled worlds, the better half goes on to more worlds
+    (added to the same totals), and so on; the best total after the last round is played. The moves
+    that survive see as many worlds as the planner's, the hopeless ones far fewer. Equal totals keep the
+    legal order (the planner's tie rule). Budgets are counts of worlds, never time."""
+
+    name = "search"
+    rounds: tuple[int, ...] = (24, 48, 80)
+
+    def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        last_hand = observation["hands_played"] == self.t.ports_to_win - 1
+        self._charge = 0.0 if last_hand else self.flip_cost
+        pool = list(legal)
+        totals = dict.fromkeys(pool, 0.0)
+        for step, count in enumerate(self.rounds):
+            worlds = [self._sample(observation) for _ in range(count)]
+            for action in pool:
+                totals[action] += sum(self._rollout(observation, world, action) for world in worlds)
+            if step + 1 < len(self.rounds) and len(pool) > 1:
+                ranked = sorted(range(len(pool)), key=lambda i: (-totals[pool[i]], i))
+                pool = [pool[i] for i in sorted(ranked[:(len(pool) + 1) // 2])]
+        return max(pool, key=lambda a: (totals[a], -pool.index(a)))

@@ -12,9 +12,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.engine.base import Bot
+from generator.engine.base import Bot, information_of
 from generator.engine.games.pirate_tricks import scoring
 from generator.engine.games.pirate_tricks.rules import PirateTricksRules
+from generator.errors import UsageError
 
 # Chance that a card takes a trick, by its number as a share of the highest number printed:
 # (share at least, chance) from the top down; below the last step the chance is 0 (0.3 for trumps).
@@ -42,6 +43,7 @@ class HeuristicBot(Bot):
         # the round's recruitment cards (the key) change only between rounds.
         self.strengths = tuple(self.strength(c) for c in range(len(self.t.card_rank)))
         self.recruit_memo: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+        self.strong = tuple(self._win_chance(c) >= 0.6 for c in range(len(self.t.card_rank)))  # worth leading
 
     # -- valuations -------------------------------------------------------------
     def strength(self, card: int) -> float:
@@ -164,3 +166,253 @@ class HeuristicBot(Bot):
 def _at_least(share: float, top: int) -> int:
     """The lowest number that is at least `share` of `top` (17 for 0.85 of 20)."""
     return math.ceil(share * top - 1e-9)
+
+
+class TrickSolver:
+    """The rest of one round's tricks in a sampled deal, on bare lists with play/undo: rollouts and alpha-beta.
+
+    It plays on copies of the sample's hands, trick, winners and captured piles (never on the sample's
+    bookkeeping), so one sample serves every candidate card. A finished round is worth the round's
+    capture and treasure settlement, as the engine settles it (`scoring`), to the searching seat:
+    its loon after the round less the best rival's (paranoid: the rivals are taken to play against it,
+    which makes the game two-sided and lets alpha-beta prune).
+    """
+
+    __slots__ = (
+        "capture",
+        "captured",
+        "colour",
+        "hands",
+        "leader",
+        "loon",
+        "me",
+        "net",
+        "nodes",
+        "players",
+        "predictions",
+        "rank",
+        "strength",
+        "strong",
+        "t",
+        "table",
+        "treasure",
+        "trick",
+        "tricks",
+        "trump",
+        "wants",
+        "winners",
+    )
+
+    def __init__(self, bot: HeuristicBot, state: Any, me: int) -> None:
+        t = bot.t
+        self.t = t
+        self.me = me
+        self.players = state.players
+        self.colour, self.rank, self.trump = t.card_colour, t.card_rank, t.trump
+        self.strength = bot.strengths
+        self.strong = bot.strong
+        self.hands = [h[:] for h in state.hands]
+        self.trick: list[int] = state.trick_cards[:]
+        self.leader: int = state.leader
+        self.winners: list[int] = state.trick_winners[:]
+        self.captured = [c[:] for c in state.captured]
+        self.loon = state.loon[:]
+        self.predictions = state.predictions[:]
+        self.capture = t.capture[state.capture_card]
+        self.treasure = t.treasure[state.treasure_card]
+        self.net = t.net_settlement
+        self.tricks = t.tricks
+        self.table: dict[Any, float] = {}
+        self.nodes = 0   # positions alpha-beta has expanded (for benchmarks)
+        self.wants = self.treasure["effect"] != "fewest_tricks"   # as the heuristic reads the treasure card
+
+    # -- moves -----------------------------------------------------------------------
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    def legal(self) -> list[int]:
+        hand = self.hands[self.to_move()]
+        trick = self.trick
+        if trick:
+            colour = self.colour
+            led = colour[trick[0]]
+            follow = [c for c in hand if colour[c] == led]
+            if follow:
+                return follow
+        return hand
+
+    def _winning(self, trick: Sequence[int]) -> int:
+        colour, rank, trump = self.colour, self.rank, self.trump
+        best = 0
+        best_colour, best_rank = colour[trick[0]], rank[trick[0]]
+        for i in range(1, len(trick)):
+            c = trick[i]
+            cc = colour[c]
+            if cc == best_colour:
+                if rank[c] > best_rank:
+                    best, best_rank = i, rank[c]
+            elif cc == trump:
+                best, best_colour, best_rank = i, cc, rank[c]
+        return best
+
+    def play(self, card: int) -> list[int] | None:
+        """Play `card` for the seat to move; returns the finished trick (for `undo`) when it completes one."""
+        seat = self.to_move()
+        self.hands[seat].remove(card)
+        trick = self.trick
+        trick.append(card)
+        if len(trick) < self.players:
+            return None
+        winner = (self.leader + self._winning(trick)) % self.players
+        self.winners.append(winner)
+        self.captured[winner].extend(trick)
+        done, self.trick = trick, []
+        done.append(self.leader)   # remember who led, for undo
+        self.leader = winner
+        return done
+
+    def undo(self, card: int, done: list[int] | None) -> None:
+        if done is not None:
+            leader = done.pop()
+            winner = self.winners.pop()
+            del self.captured[winner][-len(done):]
+            self.trick = done
+            self.leader = leader
+        self.trick.pop()
+        seat = self.to_move()
+        hand = self.hands[seat]
+        hand.append(card)
+        hand.sort()
+
+    def over(self) -> bool:
+        return len(self.winners) == self.tricks
+
+    def value(self) -> float:
+        """The searching seat's loon after this round's settlement less the best rival's."""
+        p = self.players
+        tricks = [self.winners.count(s) for s in range(p)]
+        cap = scoring.capture_payouts(self.t, self.capture, self.captured, self.winners)
+        tre = scoring.treasure_payouts(self.treasure, tricks, self.predictions)
+        if self.net:
+            after = scoring.settle(self.loon, [a + b for a, b in zip(cap, tre, strict=False)])
+        else:
+            after = scoring.settle(scoring.settle(self.loon, cap), tre)
+        me = self.me
+        return after[me] - max(after[s] for s in range(p) if s != me) if p > 1 else float(after[me])
+
+    # -- a fast play-out policy: the heuristic's trick play on bare lists ------------------
+    def policy(self) -> int:
+        """Win cheaply when the seat wants tricks (else duck with the strongest loser), lead strong or low."""
+        seat = self.to_move()
+        legal = self.legal()
+        strength = self.strength
+        wants = self.wants
+        guess = self.predictions[seat]
+        if wants and guess is not None:
+            wants = self.winners.count(seat) < guess
+        trick = self.trick
+        if not trick:
+            if wants:
+                top = max(legal, key=strength.__getitem__)
+                if self.strong[top]:
+                    return top
+            return min(legal, key=strength.__getitem__)
+        best = trick[self._winning(trick)]
+        colour, rank, trump = self.colour, self.rank, self.trump
+        bc, br = colour[best], rank[best]
+        win: int | None = None
+        lose: int | None = None
+        for c in legal:
+            cc = colour[c]
+            beats = (cc == bc and rank[c] > br) or (cc == trump and bc != trump)
+            if beats:
+                if win is None or strength[c] < strength[win]:
+                    win = c
+            elif lose is None or strength[c] > strength[lose]:
+                lose = c
+        if wants and win is not None:
+            return win
+        if not wants and lose is not None:
+            return lose
+        return min(legal, key=strength.__getitem__)
+
+    def rollout(self) -> float:
+        """Play the round out with `policy` in every seat; the value; then take every move back."""
+        moves: list[tuple[int, list[int] | None]] = []
+        while not self.over():
+            card = self.policy()
+            moves.append((card, self.play(card)))
+        value = self.value()
+        for card, done in reversed(moves):
+            self.undo(card, done)
+        return value
+
+    # -- exact: alpha-beta with a transposition table ---------------------------------------
+    def solve(self, alpha: float = -math.inf, beta: float = math.inf) -> float:
+        """The round's exact value under paranoid play (the searching seat maximises, the rivals minimise)."""
+        if self.over():
+            return self.value()
+        self.nodes += 1
+        key = None
+        if not self.trick:   # positions between tricks recur through different orders of the same tricks
+            key = (tuple(tuple(h) for h in self.hands), self.leader, tuple(self.winners),
+                   tuple(tuple(sorted(c)) for c in self.captured))
+            hit = self.table.get(key)
+            if hit is not None:
+                return hit
+        mine = self.to_move() == self.me
+        value = -math.inf if mine else math.inf
+        a, b = alpha, beta
+        for card in sorted(self.legal(), key=self.strength.__getitem__, reverse=True):
+            done = self.play(card)
+            v = self.solve(a, b)
+            self.undo(card, done)
+            if mine:
+                if v > value:
+                    value = v
+                a = max(a, v)
+            else:
+                if v < value:
+                    value = v
+                b = min(b, v)
+            if a >= b:
+                return value   # a cut-off: not exact, so not stored
+        if key is not None and alpha < value < beta:
+            self.table[key] = value
+        return value
+
+
+class TrickSearchBot(HeuristicBot):
+    """Perfect-information Monte Carlo in the tricks (as Skat and Bridge programs begin), the heuristic elsewhere.
+
+    For a card to play it draws `samples` deals consistent with what the seat has seen (the information
+    set's samples), and in each one plays every legal card and finishes the round: exactly, by alpha-beta
+    with a transposition table, once at most `exact_tricks` tricks are left; before that with the fast
+    play-out policy in every seat. The card with the best total over the samples is played (equal
+    totals: the heuristic's order). Budgets are counts of samples, never time.
+    """
+
+    name = "search"
+    samples = 16
+    exact_tricks = 3
+
+    def choose(self, obs: Mapping[str, Any], legal: list[int]) -> int:
+        if len(legal) == 1 or obs["phase"] != "play":
+            return super().choose(obs, legal)
+        info = information_of(obs)
+        if info is None:
+            raise UsageError("the search bot needs an observation that carries the seat's information set")
+        first = super().choose(obs, legal)
+        order = [first, *(c for c in legal if c != first)]
+        totals = dict.fromkeys(order, 0.0)
+        left = self.t.tricks - len(obs["trick_winners"])
+        exact = left <= self.exact_tricks
+        for _ in range(self.samples):
+            solver = TrickSolver(self, info.sample(self.rng), self.seat)
+            for card in order:
+                done = solver.play(card)
+                totals[card] += solver.solve() if exact else solver.rollout()
+                solver.undo(card, done)
+        # per card: the deals it was played in and its mean margin of loon over the best rival (a hint's why)
+        self.figures = {card: (self.samples, totals[card] / self.samples) for card in order}
+        return max(order, key=lambda c: (totals[c], -order.index(c)))

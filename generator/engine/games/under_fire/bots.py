@@ -17,7 +17,7 @@ from typing import Any
 from generator.engine.base import Bot
 from generator.engine.games.under_fire.config import Effect
 from generator.engine.games.under_fire.rules import UnderFireRules
-from generator.engine.search import ranked_by
+from generator.engine.search import SearchBot, ranked_by
 
 NEAR = 0.35  # bonus per own neighbour whose number is within one (a line in the making)
 BUY_MARGIN = 0.3
@@ -184,3 +184,17 @@ class HeuristicBot(Bot):
         if kinds & {"ignite", "broadside"}:
             return space.sea_first
         return space.ship_first
+
+
+GOLD_VP = 0.2  # a gold coin's worth in victory points, in a play-out cut before the end
+
+
+def evaluate(state: Any) -> list[float]:
+    """Each captain's victory points so far, scored from the board as at the end, plus a little for gold:
+    where the search bot's play-outs stop (a few moves on), the position is judged by this."""
+    return [sum(state.score_seat(seat).values()) + GOLD_VP * state.gold[seat] for seat in (0, 1)]
+
+
+# search guided by the heuristic: sequential halving over its 4 best moves, play-outs cut after a few moves
+SEARCH = SearchBot.guided(prior=HeuristicBot, playout=HeuristicBot, iterations=12, candidates=4, horizon=4,
+                          evaluate=evaluate)
