@@ -182,11 +182,15 @@ class HalvingPlannerBot(PlannerBot):
         self._charge = 0.0 if last_hand else self.flip_cost
         pool = list(legal)
         totals = dict.fromkeys(pool, 0.0)
+        tried = dict.fromkeys(pool, 0)
         for step, count in enumerate(self.rounds):
             worlds = [self._sample(observation) for _ in range(count)]
             for action in pool:
                 totals[action] += sum(self._rollout(observation, world, action) for world in worlds)
+                tried[action] += count
             if step + 1 < len(self.rounds) and len(pool) > 1:
                 ranked = sorted(range(len(pool)), key=lambda i: (-totals[pool[i]], i))
                 pool = [pool[i] for i in sorted(ranked[:(len(pool) + 1) // 2])]
+        # per move: the worlds it was played out in and its mean outcome there (a hint's why)
+        self.figures = {action: (tried[action], totals[action] / tried[action]) for action in legal}
         return max(pool, key=lambda a: (totals[a], -pool.index(a)))
