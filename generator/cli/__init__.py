@@ -4,6 +4,9 @@ Each subcommand lives in its own module under `generator.cli`; they are
 imported lazily so that `pnp list` does not pay for ReportLab or the engines,
 and `pnp --help` imports none of them: it lists the commands from `SUMMARIES`
 (a test keeps that table equal to each command's own help).
+
+It may import every layer below it (build, validate, render, engine, load, starter, model, the ground
+floor); nothing imports it.
 """
 
 from __future__ import annotations

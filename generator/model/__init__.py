@@ -4,6 +4,8 @@ Frozen dataclasses rather than pydantic: the loader does its own validation so
 that every error can name the YAML file and line (pydantic's error locations
 are paths into dicts, not lines), and plain dataclasses keep the engine's hot
 paths and start-up fast with no extra dependency.
+
+It imports only the ground floor (errors); every layer above may import it.
 """
 
 from generator.model.game import (

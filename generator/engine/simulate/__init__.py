@@ -4,6 +4,9 @@
 jobs > 1) and returns an `Aggregate`; `summary.summarize` turns it into the
 typed `generator.simulation.Summary` that the terminal table, `--json`, the
 PDF report and the gallery read; `summary.record_latest` writes the gallery's copy.
+
+It may import the engine framework (base, registry, replay), load (with --set overrides), model and the
+ground floor (simulation, workers); `dask_backend` alone imports `distributed` (extra .[dask]).
 """
 
 from generator.engine.simulate.aggregate import Aggregate

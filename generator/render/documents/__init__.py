@@ -20,6 +20,9 @@ Files, all in `project.output_dir / game.id`:
   tiled over as many sheets as it needs with overlap and alignment marks.
 
 Every file goes through `write_atomic`, and the same inputs give the same bytes.
+
+It may import render.sheets, faces and base, model and the ground floor. It hands the build layer specs
+and never imports it.
 """
 
 from __future__ import annotations
