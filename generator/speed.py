@@ -12,16 +12,18 @@ to rule them out when something looks wrong, or to measure what they are worth. 
   into the next sheet with the same PDF font state; font subsets are cut and compressed once per build;
 - `render/documents/contents.py` (`OnePassContents`): the rulebook's table of contents laid out in one
   pass, page numbers written in afterwards, where ReportLab lays the document out twice;
-- `render/documents/formfields.py` (`FieldWriter`): fillable sheets' text fields written directly, where
-  ReportLab's `acroForm.textfield` builds them one object at a time;
 - `render/documents/lines.py` (`ParagraphLines`): paragraph line breaks kept from build to build;
 - `render/documents/parses.py` (`TemplateParses`): each document template parsed once per build;
 - `render/faces/layout.py` (`FaceMemo`): a layout resolved once per distinct value of the fields it reads;
 - `build/cache.py` (the kept manifest): a session keeps its manifest in memory between builds;
 - `build/forked.py` (`ForkedJobs`): forked workers take pure jobs from a shared counter (`--jobs`).
 
-The first three replay ReportLab's own internals; they run only on the ReportLab versions they were
+The first two replay ReportLab's own internals; they run only on the ReportLab versions they were
 verified against (`VERIFIED_REPORTLAB`), and on any other version the plain path draws instead.
+
+Not behind the switch: `render/documents/formfields.py` writes fillable sheets' fields itself (one form
+font per document) rather than through ReportLab's `acroForm`. Its files differ from ReportLab's by design,
+so it is how the product makes forms, not a faster way to the same bytes.
 
 The switch is read from the environment each time it is asked (no module-wide state), so a forked worker
 sees what its parent saw.
