@@ -181,3 +181,26 @@ def test_a_site_template_that_includes_itself_is_one_line(copy_project, files: d
     assert words in caught.value.message and "\n" not in str(caught.value)
     if "brackets" in words:
         assert caught.value.location.line == 3
+
+
+@pytest.mark.parametrize(("element", "words"), [
+    ("{name: p, type: pips, icon: anchor, count: 1e9, w: 10, h: 10, size: 2}", "count must be within -10000..10000"),
+    ("{name: p, type: pips, icon: anchor, count: 5000, w: 10, h: 10, size: 2}", "count must be a whole number 0..400"),
+    ("{name: p, type: pips, icon: anchor, count: 3, columns: 1e9, w: 10, h: 10, size: 2}", "columns must be within"),
+    ("{name: t, type: track, first: 1, last: 1e9, w: 10, h: 5}", "last must be within -10000..10000"),
+    ("{name: t, type: track, first: -5000, last: 5000, w: 10, h: 5}", "first must be a whole number -400..400"),
+    ("{name: t, type: rect, x: -1e308, w: 1.7e308, h: 5}", "x must be within -10000..10000, got '-1e308'"),
+    ("{name: t, type: rect, x: 0, w: 1.7e+308, h: 5}", "w must be within -10000..10000, got 1.7e+308"),
+])
+def test_huge_counts_and_sizes_end_at_their_line(fresh_project, element: str, words: str) -> None:
+    error = layout_error(fresh_project, f"elements:\n  - {element}\n")
+    assert (error.location.file, error.location.line) == (LAYOUT, 2)
+    assert words in error.message, error.message
+
+
+def test_a_billion_laughs_layout_under_the_alias_cap_is_one_line(fresh_project) -> None:
+    anchors = "\n".join([f"  l0: &l0 [{', '.join(['1'] * 9)}]"]
+                        + [f"  l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 8)])
+    error = layout_error(fresh_project, f"vars:\n{anchors}\nelements:\n  - {{name: t, type: rect, w: 1, h: 1}}\n")
+    assert error.location.file == LAYOUT and error.location.line == 8  # l6: the first that expands past the cap
+    assert "aliases ('*' references) expand to more than" in error.message
