@@ -14,7 +14,7 @@ project cannot run at all. This module sits beside the CLI: it may import both e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -22,6 +22,8 @@ from typing import Any
 
 from generator.checks import Check
 from generator.engine.composition import generic_checks
+from generator.engine.playable import Playable
+from generator.engine.playable import checks as playable_checks
 from generator.engine.registry import REGISTRY, Registry
 from generator.errors import DataError, Location
 from generator.model import Game
@@ -70,6 +72,11 @@ def _guarded(name: str, provider: Callable[[], list[Check]], broken: bool = True
         return [Check(name, "readable data", exc.message, False, exc.location, broken=broken)]
 
 
+def _playable_checks(game: Game, table: Sequence[Playable]) -> list[Check]:
+    """The values of `rules:` the engine can play (`engine.playable`), each misfit at its own line."""
+    return _guarded("rules values the engine can play", lambda: playable_checks(game, table), broken=False)
+
+
 def document_checks(game: Game, project: Project, share: bool = False) -> list[Check]:
     """The rulebook template exists, and it and every sheet template render over the data and parse.
 
@@ -116,6 +123,12 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     engine = registry.engine(game.id)
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
+    playable = _playable_checks(game, engine.rules.playable)
+    report.checks += playable
+    if not all(check.ok for check in playable):
+        # the checks below would meet the value where it is used (a template's loop, a deal) and blame that
+        # place, or take as long as the value is large: the value's own line is the one to fix first
+        return report
     report.checks += _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:

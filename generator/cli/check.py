@@ -47,9 +47,10 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)
     rules_for: dict[tuple[str, ...], Any] = {}  # by the `--set` values a game was played with (simulate --log)
-    for record in records:
+    for record in records:  # every game's values checked before any game is replayed
         if record.settings not in rules_for:
             rules_for[record.settings] = load_rules(ctx, game_id, parse_overrides(record.settings))[2]
+    for record in records:
         outcome = replay(rules_for[record.settings], record, check=True)
         problem = outcome.problem or unfinished(outcome)
         if problem is not None:
