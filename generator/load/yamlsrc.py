@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.reader import ReaderError
 from yaml.resolver import Resolver
 
 from generator.errors import DataError, Location
@@ -211,6 +212,15 @@ for _loader in {_PyLineLoader, _LineLoader}:
     _loader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 
 
+def describe_char(character: Any) -> str:
+    """'U+0000' (and its name when it has one) for an error line about one character."""
+    import unicodedata
+
+    code = character if isinstance(character, int) else ord(character) if isinstance(character, str) else 0
+    name = unicodedata.name(chr(code), "")
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
 def parse_yaml(text: str, display_name: str) -> Any:
     """Parse one YAML document; every problem becomes a DataError at file:line."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
@@ -225,6 +235,10 @@ def parse_yaml(text: str, display_name: str) -> Any:
         line = mark.line + 1 if mark else 1
         problem = exc.problem or exc.context or "unreadable"
         raise DataError(f"not valid YAML: {problem}", Location(display_name, line)) from None
+    except ReaderError as exc:  # a character YAML refuses (a NUL, a control character): at its own line
+        line = text.count("\n", 0, exc.position) + 1
+        raise DataError(f"not valid YAML: the character {describe_char(exc.character)} is not allowed in YAML text; "
+                        "delete it", Location(display_name, line)) from None
     except yaml.YAMLError as exc:
         raise DataError(f"not valid YAML: {exc}", Location(display_name, 1)) from None
     except RecursionError:

@@ -11,7 +11,7 @@ import pytest
 from generator.errors import DataError
 from generator.load.yamlsrc import MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS, parse_yaml
 from generator.project import Project
-from tests.helpers import run_pnp
+from tests.helpers import edit, run_pnp
 
 # 9 ** 7 (4.8 million) leaves from 54 aliases: under the alias cap, far over the node cap once expanded
 LAUGHS = "{" + ", ".join(
@@ -48,3 +48,29 @@ def test_set_values_pass_the_same_guards(project: Project, capsys: pytest.Captur
     (line,) = err.strip().splitlines()
     assert line.startswith(f"pnp: --set {path}=") and wanted in line
     assert len(line) < 400  # the value is clipped, not echoed whole
+
+
+def test_a_nul_byte_is_reported_at_its_own_line() -> None:
+    with pytest.raises(DataError) as info:
+        parse_yaml("a: 1\nb: 2\nc: x\x00y\n", "nul.yaml")
+    assert str(info.value) == "nul.yaml:3: not valid YAML: the character U+0000 is not allowed in YAML text; delete it"
+
+
+def test_a_300_character_item_id_is_refused_at_load(project_copy: Project, capsys: pytest.CaptureFixture[str]) -> None:
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "{id: tortuga, ", "{id: " + "a" * 300 + ", ")
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "build", "counterattack", "--only", "port")
+    assert code == 2 and "Traceback" not in out + err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("pnp: data/counterattack/cards.yaml:19: port card id 'aaaa")
+    assert line.endswith("… (302 characters) is longer than 64 characters (it names files); shorten it")
+
+
+@pytest.mark.slow
+def test_a_100000_character_name_is_not_echoed_whole(project_copy: Project, capsys: pytest.CaptureFixture[str]) -> None:
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "name: Tortuga, ", "name: " + "N" * 100_000 + ", ")
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    assert "data/counterattack/cards.yaml:19: layout counterattack/port (port front) element 'title' fits" in out
+    assert "N" * 200 not in out + err and len(out + err) < 20_000  # it was 420 KB

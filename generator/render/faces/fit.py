@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.checks import Check
-from generator.errors import DataError
+from generator.errors import DataError, shown
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.base.units import pt
@@ -158,7 +158,7 @@ def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
             more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
             chars = ", ".join(describe(c) for c in lost[:3]) + more
             failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                  f"{item.key}: {text!r} has {chars}, which no shipped font can draw",
+                                  f"{item.key}: {shown(text)} has {chars}, which no shipped font can draw",
                                   False, item.location))
     return failures
 
@@ -179,7 +179,7 @@ def _misfit(element: Element, face: Face) -> str | None:
         size, fits = fit_line(text, element.get("font"), element.get("size"), shrink_floor(element),
                               pt(element.get("max_width")))
         if not fits:
-            return f"{text!r} is wider than {element.get('max_width'):g} mm at {size:g} pt"
+            return f"{shown(text)} is wider than {element.get('max_width'):g} mm at {size:g} pt"
     elif element.type == "textbox":
         text = element.get("text")
         font = element.get("font")
