@@ -110,3 +110,20 @@ def test_bad_sheet_settings(copy_project, body, line, words):
     assert error.location.file == "templates/sheets/counterattack/bad.md.j2"
     assert error.location.line == line
     assert words in error.message
+
+
+def test_a_game_yaml_cut_short_is_blamed_on_game_yaml(project_copy, capsys) -> None:
+    """A truncated game.yaml that still parses names the key it lacks at game.yaml, not only the template that
+    first read it (issue 30); a misspelt name in a template stays the template's (above)."""
+    from tests.helpers import run_pnp
+
+    path = project_copy.data_dir / "counterattack" / "game.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("  ports_to_win:")])  # cut inside rules:, where the text still parses
+    rules_line = text[:text.index("rules:")].count("\n") + 1
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert failures and all(f.startswith(f"data/counterattack/game.yaml:{rules_line}: ") for f in failures), failures
+    assert any("the data has no 'ports_to_win'" in f and "campaign-log.md.j2:" in f and "cut short" in f
+               for f in failures)

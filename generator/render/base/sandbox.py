@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from jinja2 import BaseLoader, StrictUndefined, Template, TemplateSyntaxError, nodes, pass_eval_context
+from jinja2 import BaseLoader, StrictUndefined, Template, TemplateSyntaxError, Undefined, nodes, pass_eval_context
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 from jinja2.runtime import Context
@@ -70,6 +70,20 @@ class NamedUndefined(StrictUndefined):
         if 0 < len(names) <= 12:
             return f"{message} (there: {', '.join(names)})"
         return message
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+        """Jinja's failure, carrying the mapping that lacks the name (`owner`): a document names the data file
+        that lacks the key, not only the template line that first read it."""
+        error = self._undefined_exception(self._undefined_message)
+        error.owner = None if self._undefined_obj is _MISSING else self._undefined_obj  # type: ignore[attr-defined]
+        error.key = self._undefined_name  # type: ignore[attr-defined]
+        raise error
+
+
+# Jinja binds its dunder methods (str(), iteration, arithmetic...) to the base class's failure function itself
+for _name, _value in [*vars(Undefined).items(), *vars(StrictUndefined).items()]:
+    if _value is Undefined._fail_with_undefined_error and _name != "_fail_with_undefined_error":
+        setattr(NamedUndefined, _name, NamedUndefined._fail_with_undefined_error)
 
 
 def _public_names(owner: Any) -> list[str]:

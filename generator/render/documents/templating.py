@@ -18,7 +18,7 @@ from typing import Any
 
 import jinja2
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, closest
 from generator.model import Game
 from generator.readgate import ReadGate
 from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
@@ -154,9 +154,13 @@ def render_template(
     try:
         text = template.render({**context, **(extra or {})})
     except jinja2.UndefinedError as exc:
-        raise DataError(
-            f"template uses a name the data lacks: {_clean(exc.message)}", _error_line(display)
-        ) from None
+        line = _error_line(display)
+        owner, key = getattr(exc, "owner", None), getattr(exc, "key", None)
+        misspelt = isinstance(owner, Mapping) and closest(str(key), [str(k) for k in owner]) is not None
+        lacking = None if misspelt else _lacking(context.get("game"), owner)
+        if lacking is not None:  # the data file lacks a key (cut short?): say so there, naming the template
+            raise DataError(f"{_clean(exc.message)}, which {line} reads (is the file cut short?)", lacking) from None
+        raise DataError(f"template uses a name the data lacks: {_clean(exc.message)}", line) from None
     except jinja2.exceptions.SecurityError as exc:
         raise DataError(f"template not allowed: {_clean(str(exc))}", _error_line(display)) from None
     except DataError:
@@ -165,6 +169,30 @@ def render_template(
             ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
     return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+
+
+def _lacking(game: Any, owner: Any) -> Location | None:
+    """Where the game's YAML writes the mapping `owner` (a part of `rules:` or `theme:`), or None."""
+    if not isinstance(game, Game) or not isinstance(owner, Mapping):
+        return None
+    path = _path_to(game.rules, owner, "", 0)
+    if path is not None:
+        return game.rule_location(path) if path else game.rule_location("")
+    if _path_to(game.theme, owner, "", 0) is not None:
+        return Location(game.location.file)
+    return None
+
+
+def _path_to(node: Any, owner: Mapping[Any, Any], path: str, depth: int) -> str | None:
+    """The dotted path of `owner` inside `node` (found by identity), or None."""
+    if node is owner:
+        return path
+    if isinstance(node, Mapping) and depth < 16:
+        for key, value in node.items():
+            found = _path_to(value, owner, f"{path}.{key}" if path else str(key), depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _clean(message: str | None) -> str:
