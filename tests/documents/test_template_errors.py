@@ -127,3 +127,18 @@ def test_a_game_yaml_cut_short_is_blamed_on_game_yaml(project_copy, capsys) -> N
     assert failures and all(f.startswith(f"data/counterattack/game.yaml:{rules_line}: ") for f in failures), failures
     assert any("the data has no 'ports_to_win'" in f and "campaign-log.md.j2:" in f and "cut short" in f
                for f in failures)
+
+
+def test_a_character_no_font_draws_is_blamed_on_the_cards_line(project_copy, capsys) -> None:
+    """The rulebook prints a port's name; a snowman in it is the card file's line to fix (issue 30)."""
+    from tests.helpers import edit, run_pnp
+
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "name: Tortuga,", 'name: "Tortuga \u2603",')
+    line = next(n for n, text in enumerate(cards.read_text().splitlines(), 1) if "\u2603" in text)
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [text.strip() for text in out.splitlines() if text.startswith("  ") and ": expected " in text]
+    assert failures and all(f.startswith(f"data/counterattack/cards.yaml:{line}: ") for f in failures), failures
+    assert "port/tortuga: the shipped fonts (Serif, Sans) cannot draw '\u2603' (U+2603 SNOWMAN)" in failures[0]
+    assert "(printed by templates/rulebooks/counterattack.md.j2:" in failures[0]

@@ -24,7 +24,7 @@ from generator.readgate import ReadGate
 from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
 from generator.render.base.template_cache import CodeCache
 from generator.render.documents.markup import LITERAL, escape_literal
-from generator.render.faces.glyphs import drawable_lines
+from generator.render.faces.glyphs import composed, drawable_lines
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"
@@ -168,7 +168,25 @@ def render_template(
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError,
             ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+    try:
+        return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+    except DataError as exc:
+        holder = _holding(context.get("game"), getattr(exc, "lost", ()))
+        if holder is None:
+            raise
+        raise DataError(f"{holder[0]}: {exc.message} (printed by {exc.location})", holder[1]) from None
+
+
+def _holding(game: Any, lost: tuple[str, ...]) -> tuple[str, Location] | None:
+    """The first item (its key and YAML line) whose field text holds one of the characters `lost`."""
+    if not isinstance(game, Game) or not lost:
+        return None
+    for component in game.components:
+        for item in component.items:
+            for value in (item.id, *item.fields.values()):
+                if isinstance(value, str) and any(char in composed(value) for char in lost):
+                    return item.key, item.location
+    return None
 
 
 def _lacking(game: Any, owner: Any) -> Location | None:

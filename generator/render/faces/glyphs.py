@@ -134,7 +134,9 @@ def drawable_lines(lines: list[tuple[int, str]], display: str, markers: str = ""
         lost = [c for c in missing(text, *fonts) if c not in markers]
         if lost:
             chars = ", ".join(describe(c) for c in lost[:3])
-            raise DataError(f"the shipped fonts ({', '.join(fonts)}) cannot draw {chars}; "
-                            "write the text in Latin, Greek or Cyrillic script", Location(display, line))
+            error = DataError(f"the shipped fonts ({', '.join(fonts)}) cannot draw {chars}; "
+                              "write the text in Latin, Greek or Cyrillic script", Location(display, line))
+            error.lost = tuple(lost)  # type: ignore[attr-defined]  # the caller may find the data that holds them
+            raise error
         out.append((line, text))
     return out
