@@ -170,11 +170,12 @@ def _build_game(
         rule_locations[""] = where
         rules = _plain(raw, "", rule_locations, decisions)
     theme: Any = {}
+    theme_locations: dict[str, Location] = {}
     if "theme" in sections:
         raw, where = sections["theme"]
         if not isinstance(raw, dict):
             raise DataError("theme must be a mapping", where)
-        theme_locations: dict[str, Location] = {"": where}
+        theme_locations[""] = where
         theme = _plain(raw, "", theme_locations, decisions)
         _check_theme(theme, theme_locations)
 
@@ -199,6 +200,7 @@ def _build_game(
         design_notes=notes,
         decisions=tuple(DesignDecision(w, t.strip()) for w, t in decisions),
         theme=theme,
+        theme_locations=MappingProxyType(theme_locations),
     )
 
 

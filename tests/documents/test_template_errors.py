@@ -142,3 +142,18 @@ def test_a_character_no_font_draws_is_blamed_on_the_cards_line(project_copy, cap
     assert failures and all(f.startswith(f"data/counterattack/cards.yaml:{line}: ") for f in failures), failures
     assert "port/tortuga: the shipped fonts (Serif, Sans) cannot draw '\u2603' (U+2603 SNOWMAN)" in failures[0]
     assert "(printed by templates/rulebooks/counterattack.md.j2:" in failures[0]
+
+
+def test_a_theme_cut_short_is_blamed_on_game_yaml_by_layouts_and_documents(project_copy, capsys) -> None:
+    from tests.helpers import run_pnp
+
+    path = project_copy.data_dir / "counterattack" / "game.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("    skulls:")] + text[text.index("\ncontents:"):])  # the last suit lost
+    suits_line = text[:text.index("  suits:")].count("\n") + 1
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert {f.split(": ")[0] for f in failures} == {f"data/counterattack/game.yaml:{suits_line}"}, failures
+    assert any("layout counterattack/main" in f and "templates/layouts/counterattack/main.yaml:" in f for f in failures)
+    assert any("rulebook template" in f and "the data has no 'skulls'" in f for f in failures)

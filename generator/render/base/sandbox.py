@@ -33,7 +33,7 @@ from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import missing as _MISSING
 
-from generator.errors import closest
+from generator.errors import Location, closest
 from generator.render.base.template_cache import CodeCache, environment_fingerprint
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
@@ -84,6 +84,40 @@ class NamedUndefined(StrictUndefined):
 for _name, _value in [*vars(Undefined).items(), *vars(StrictUndefined).items()]:
     if _value is Undefined._fail_with_undefined_error and _name != "_fail_with_undefined_error":
         setattr(NamedUndefined, _name, NamedUndefined._fail_with_undefined_error)
+
+
+def where_data_lacks(game: Any, error: BaseException) -> Location | None:
+    """Where the game's YAML writes the mapping an undefined name was looked up in (a part of `rules:` or
+    `theme:`), when the name is not a likely misspelling of a key it has: a file cut short, not a template's
+    typo. None when the error is not about the game's data."""
+    from generator.model import Game
+
+    owner, key = getattr(error, "owner", None), getattr(error, "key", None)
+    if not isinstance(game, Game) or not isinstance(owner, Mapping) or not isinstance(key, str):
+        return None
+    if closest(key, [str(k) for k in owner]) is not None:
+        return None
+    path = _path_to(game.rules, owner, "", 0)
+    if path is not None:
+        return game.rule_location(path)
+    path = _path_to(game.theme, owner, "", 0)
+    if path is not None:
+        while path not in game.theme_locations and path:
+            path = path.rpartition(".")[0]
+        return game.theme_locations.get(path, Location(game.location.file))
+    return None
+
+
+def _path_to(node: Any, owner: Mapping[Any, Any], path: str, depth: int) -> str | None:
+    """The dotted path of `owner` inside `node` (found by identity), or None."""
+    if node is owner:
+        return path
+    if isinstance(node, Mapping) and depth < 16:
+        for key, value in node.items():
+            found = _path_to(value, owner, f"{path}.{key}" if path else str(key), depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _public_names(owner: Any) -> list[str]:

@@ -18,10 +18,10 @@ from typing import Any
 
 import jinja2
 
-from generator.errors import DataError, Location, closest
+from generator.errors import DataError, Location
 from generator.model import Game
 from generator.readgate import ReadGate
-from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
+from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined, where_data_lacks
 from generator.render.base.template_cache import CodeCache
 from generator.render.documents.markup import LITERAL, escape_literal
 from generator.render.faces.glyphs import composed, drawable_lines
@@ -155,9 +155,7 @@ def render_template(
         text = template.render({**context, **(extra or {})})
     except jinja2.UndefinedError as exc:
         line = _error_line(display)
-        owner, key = getattr(exc, "owner", None), getattr(exc, "key", None)
-        misspelt = isinstance(owner, Mapping) and closest(str(key), [str(k) for k in owner]) is not None
-        lacking = None if misspelt else _lacking(context.get("game"), owner)
+        lacking = where_data_lacks(context.get("game"), exc)
         if lacking is not None:  # the data file lacks a key (cut short?): say so there, naming the template
             raise DataError(f"{_clean(exc.message)}, which {line} reads (is the file cut short?)", lacking) from None
         raise DataError(f"template uses a name the data lacks: {_clean(exc.message)}", line) from None
@@ -186,30 +184,6 @@ def _holding(game: Any, lost: tuple[str, ...]) -> tuple[str, Location] | None:
             for value in (item.id, *item.fields.values()):
                 if isinstance(value, str) and any(char in composed(value) for char in lost):
                     return item.key, item.location
-    return None
-
-
-def _lacking(game: Any, owner: Any) -> Location | None:
-    """Where the game's YAML writes the mapping `owner` (a part of `rules:` or `theme:`), or None."""
-    if not isinstance(game, Game) or not isinstance(owner, Mapping):
-        return None
-    path = _path_to(game.rules, owner, "", 0)
-    if path is not None:
-        return game.rule_location(path) if path else game.rule_location("")
-    if _path_to(game.theme, owner, "", 0) is not None:
-        return Location(game.location.file)
-    return None
-
-
-def _path_to(node: Any, owner: Mapping[Any, Any], path: str, depth: int) -> str | None:
-    """The dotted path of `owner` inside `node` (found by identity), or None."""
-    if node is owner:
-        return path
-    if isinstance(node, Mapping) and depth < 16:
-        for key, value in node.items():
-            found = _path_to(value, owner, f"{path}.{key}" if path else str(key), depth + 1)
-            if found is not None:
-                return found
     return None
 
 

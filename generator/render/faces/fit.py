@@ -14,6 +14,7 @@ from generator.checks import Check
 from generator.errors import DataError, shown
 from generator.model import Component, Game, Item
 from generator.project import Project
+from generator.render.base.sandbox import where_data_lacks
 from generator.render.base.units import pt
 from generator.render.build import printable
 from generator.render.faces.glyphs import describe, missing
@@ -65,6 +66,9 @@ def printable_side(game: Game, project: Project, component: Component, side: str
         layout = faces.library.get(layout_name, component.location)
         resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
     except DataError as exc:
+        lacking = where_data_lacks(game, exc)  # a game.yaml cut short: its line, not the layout's
+        if lacking is not None:
+            exc = DataError(f"{exc.message}, which {exc.location} reads (is the file cut short?)", lacking)
         return PrintableSide(component, side, layout_name, error=exc)
     return PrintableSide(component, side, layout_name, layout, resolved)
 

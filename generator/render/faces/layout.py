@@ -833,7 +833,9 @@ def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
         from jinja2 import TemplateError
 
         if isinstance(exc, TemplateError):
-            raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
+            error = DataError(f"{what} for {item.key}: {exc}", value.where)
+            error.owner, error.key = getattr(exc, "owner", None), getattr(exc, "key", None)  # type: ignore[attr-defined]
+            raise error from None
         if isinstance(exc, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)):
             raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
         raise
