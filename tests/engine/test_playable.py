@@ -139,7 +139,8 @@ def test_check_refuses_a_logs_set_before_replaying(copy: Project, capsys: pytest
     records[1]["set"] = ["hands_per_pass=0"]
     log.write_text("".join(json.dumps(r) + "\n" for r in records))
     code, out, err = run_pnp(capsys, "--root", str(copy.root), "check", CA, str(log))
-    assert code == 2 and "Traceback" not in out + err and not out  # the first game is not replayed either
+    assert code == 1 and "Traceback" not in out + err and not out  # the first game is not replayed either
+    assert err.strip().startswith(f'pnp: {log}:2: its "set" cannot be played: data/counterattack/game.yaml:')
     assert "rules: 'hands_per_pass' must be 1..10" in err
 
 
