@@ -157,3 +157,18 @@ def test_a_theme_cut_short_is_blamed_on_game_yaml_by_layouts_and_documents(proje
     assert {f.split(": ")[0] for f in failures} == {f"data/counterattack/game.yaml:{suits_line}"}, failures
     assert any("layout counterattack/main" in f and "templates/layouts/counterattack/main.yaml:" in f for f in failures)
     assert any("rulebook template" in f and "the data has no 'skulls'" in f for f in failures)
+
+
+@pytest.mark.parametrize("accent", ["\u0330", "\u1ab0"])
+def test_a_combining_accent_the_fonts_lack_is_an_error_at_the_card(project_copy, capsys, accent: str) -> None:
+    """Never dropped from the page without a word: the faces' check (with the fallback font) or the rulebook's
+    names the accent, at the card's line (issue 30)."""
+    from tests.helpers import edit, run_pnp
+
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "name: Tortuga,", f'name: "Tortuga a{accent}",')
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert failures and all(f.startswith("data/counterattack/cards.yaml:19: ") for f in failures), failures
+    assert any(f"U+{ord(accent):04X}" in f for f in failures)
