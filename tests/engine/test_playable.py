@@ -195,3 +195,34 @@ def test_no_value_ends_in_a_traceback(project: Project, edits: tuple[str, tuple[
                 break
             state.apply_action(bots[state.current_player()].choose({}, state.legal_actions()))
         assert state.is_terminal(), f"{game_id} {overrides}: no end after {MAX_ACTIONS} actions"
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_edits())
+def test_no_value_ends_in_a_traceback_from_the_commands(copy: Project, capsys: pytest.CaptureFixture[str],
+                                                        edits: tuple[str, tuple[Override, ...]]) -> None:
+    """The same draws through validate's checks and `pnp simulate`, `sweep` and `check`: a result or one line."""
+    from generator.validate import validate_game
+
+    game_id, overrides = edits
+    sets = [arg for o in overrides for arg in ("--set", str(o))]
+    try:
+        game = load_game(copy, game_id, overrides)
+    except PnpError:
+        game = None
+    if game is not None:
+        validate_game(game, copy)  # every failure is a check, never an exception
+    log = copy.root / "out.log"
+    code, out, err = run_pnp(capsys, "--root", str(copy.root), "-q", "simulate", game_id, "-n", "2", "--log", str(log),
+                             *sets)
+    assert code in (0, 2) and "Traceback" not in out + err
+    assert code == 2 or log.is_file()
+    if code == 0:
+        code, out, err = run_pnp(capsys, "--root", str(copy.root), "check", game_id, str(log))
+        assert code == 0, out + err
+    first, *rest = overrides
+    code, out, err = run_pnp(capsys, "--root", str(copy.root), "-q", "sweep", game_id, "-n", "1", "--metric",
+                             "seat:1", "--vary", f"{first.path}={first.text},{first.text}0",
+                             *[arg for o in rest for arg in ("--set", str(o))])
+    assert code in (0, 2) and "Traceback" not in out + err
