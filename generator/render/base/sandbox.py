@@ -86,26 +86,39 @@ for _name, _value in [*vars(Undefined).items(), *vars(StrictUndefined).items()]:
         setattr(NamedUndefined, _name, NamedUndefined._fail_with_undefined_error)
 
 
-def where_data_lacks(game: Any, error: BaseException) -> Location | None:
-    """Where the game's YAML writes the mapping an undefined name was looked up in (a part of `rules:` or
-    `theme:`), when the name is not a likely misspelling of a key it has: a file cut short, not a template's
-    typo. None when the error is not about the game's data."""
-    from generator.model import Game
-
+def lacking_path(sections: Mapping[str, Any], error: BaseException) -> tuple[str, str] | None:
+    """(section, dotted path) of the mapping an undefined name was looked up in, when it is part of one of
+    `sections` (the game's `rules` and `theme`, as a template sees them) and the name is not a likely
+    misspelling of a key it has: a data file cut short, not a template's typo. Plain strings: it travels
+    with an error between processes."""
     owner, key = getattr(error, "owner", None), getattr(error, "key", None)
-    if not isinstance(game, Game) or not isinstance(owner, Mapping) or not isinstance(key, str):
+    if not isinstance(owner, Mapping) or not isinstance(key, str):
         return None
     if closest(key, [str(k) for k in owner]) is not None:
         return None
-    path = _path_to(game.rules, owner, "", 0)
-    if path is not None:
-        return game.rule_location(path)
-    path = _path_to(game.theme, owner, "", 0)
-    if path is not None:
-        while path not in game.theme_locations and path:
-            path = path.rpartition(".")[0]
-        return game.theme_locations.get(path, Location(game.location.file))
+    for section in ("rules", "theme"):
+        path = _path_to(sections.get(section), owner, "", 0)
+        if path is not None:
+            return section, path
     return None
+
+
+def where_data_lacks(game: Any, error: BaseException) -> Location | None:
+    """The game.yaml line of the mapping that lacks an undefined name (`lacking_path`, or the error's own
+    `data_path`), or None when the error is not about the game's data."""
+    from generator.model import Game
+
+    if not isinstance(game, Game):
+        return None
+    found = getattr(error, "data_path", None) or lacking_path({"rules": game.rules, "theme": game.theme}, error)
+    if found is None:
+        return None
+    section, path = found
+    if section == "rules":
+        return game.rule_location(path)
+    while path not in game.theme_locations and path:
+        path = path.rpartition(".")[0]
+    return game.theme_locations.get(path, Location(game.location.file))
 
 
 def _path_to(node: Any, owner: Mapping[Any, Any], path: str, depth: int) -> str | None:

@@ -833,8 +833,10 @@ def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
         from jinja2 import TemplateError
 
         if isinstance(exc, TemplateError):
+            from generator.render.base.sandbox import lacking_path
+
             error = DataError(f"{what} for {item.key}: {exc}", value.where)
-            error.owner, error.key = getattr(exc, "owner", None), getattr(exc, "key", None)  # type: ignore[attr-defined]
+            error.data_path = lacking_path(context, exc)  # type: ignore[attr-defined]  # a game.yaml cut short?
             raise error from None
         if isinstance(exc, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)):
             raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
