@@ -68,6 +68,20 @@ class WriteError(PnpError):
     """A file cannot be written: the disk is full, read-only, or a file stands where a folder must."""
 
 
+ECHO_CHARS = 80  # of a value quoted back in an error line
+
+
+def clipped(text: str, limit: int = ECHO_CHARS) -> str:
+    """`text` cut to about `limit` characters, saying how long it was: an error line quotes what the user
+    wrote, never a 100,000-character name whole."""
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text)} characters)"
+
+
+def shown(value: object, limit: int = ECHO_CHARS) -> str:
+    """`repr(value)` for an error line, clipped (`clipped`)."""
+    return clipped(repr(value), limit)
+
+
 def closest(name: str, choices: Iterable[str]) -> str | None:
     """The choice most like `name` (a likely misspelling of it), or None: what a "did you mean" hint names."""
     import difflib  # only when an error is being worded

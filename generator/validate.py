@@ -17,7 +17,7 @@ This module sits beside the CLI: it may import both engine and render.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -25,6 +25,8 @@ from typing import Any
 
 from generator.checks import Check
 from generator.engine.composition import generic_checks
+from generator.engine.playable import Playable
+from generator.engine.playable import checks as playable_checks
 from generator.engine.registry import REGISTRY, EngineError, Registry
 from generator.errors import DataError, Location
 from generator.model import Game
@@ -78,6 +80,11 @@ def _guarded(name: str, provider: Callable[[], list[Check]], broken: bool = True
         return [Check(name, "readable data", exc.message, False, exc.location, broken=broken)]
 
 
+def _playable_checks(game: Game, table: Sequence[Playable]) -> list[Check]:
+    """The values of `rules:` the engine can play (`engine.playable`), each misfit at its own line."""
+    return _guarded("rules values the engine can play", lambda: playable_checks(game, table), broken=False)
+
+
 def document_checks(game: Game, project: Project, share: bool = False) -> list[Check]:
     """The rulebook template exists, and it and every sheet template render over the data and parse.
 
@@ -126,7 +133,12 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     report = GameReport(game.id)
     report.checks += generic_checks(game, project.templates_dir, project.display, project.gate)
     report.checks += _guarded("project fonts", lambda: font_checks(project, game.id))
-    report.checks += engine_checks(game, registry)
+    engine_part, playable = engine_checks(game, registry)
+    report.checks += engine_part
+    if not playable:
+        # the checks below would meet the value where it is used (a template's loop, a deal) and blame that
+        # place, or take as long as the value is large: the value's own line is the one to fix first
+        return report
     by_side = _checks_by_side(game, project, known)
     if by_side is not None:
         report.checks += [check for layout_part, _ in by_side for check in layout_part]
@@ -145,17 +157,23 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     return report
 
 
-def engine_checks(game: Game, registry: Registry) -> list[Check]:
-    """The game's own deck checks from its engine; none for a game without one (its data, layouts and
-    documents are checked all the same), and one failed check when its engine does not load."""
+def engine_checks(game: Game, registry: Registry) -> tuple[list[Check], bool]:
+    """The game's engine checks, and whether its rules values are ones the engine can play.
+
+    First the values of `rules:` against the engine's declared ranges (`engine.playable`); when they fit,
+    the game's own deck checks. None for a game without an engine (its data, layouts and documents are
+    checked all the same), and one failed check when its engine does not load."""
     try:
         engine = registry.engine_or_none(game.id)
     except EngineError as exc:
         return [Check("rules engine loads", "an engine that loads and fits the game", exc.message, False,
-                      game.location)]
+                      game.location)], True
     if engine is None:
-        return []
-    return _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False)
+        return [], True
+    playable = _playable_checks(game, engine.rules.playable)
+    if not all(check.ok for check in playable):
+        return playable, False
+    return playable + _guarded("rules engine checks", lambda: engine.composition_checks(game), broken=False), True
 
 
 class SideChecks:

@@ -37,7 +37,7 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
     holds a deal of the wrong shape.
     """
     from generator.cli.simulate import load_rules
-    from generator.engine.replay import read_log, replay, unfinished
+    from generator.engine.replay import LogError, read_log, replay, unfinished
     from generator.load.overrides import parse_overrides
 
     ctx.games([game_id])  # an unknown game fails here, before the log is read
@@ -49,9 +49,13 @@ def check_command(ctx: Context, game_id: str, log_path: Path) -> None:
         if record.game != game_id:
             raise DataError(f"this log records a game of {record.game!r}, not {game_id!r}", record.where)
     rules_for: dict[tuple[str, ...], Any] = {}  # by the `--set` values a game was played with (simulate --log)
-    for record in records:
+    for record in records:  # every game's values checked before any game is replayed
         if record.settings not in rules_for:
-            rules_for[record.settings] = load_rules(ctx, game_id, parse_overrides(record.settings))[2]
+            try:
+                rules_for[record.settings] = load_rules(ctx, game_id, parse_overrides(record.settings))[2]
+            except (DataError, UsageError) as exc:  # the log's "set" asks for values the engine cannot play
+                raise LogError(f'its "set" cannot be played: {exc}', record.where) from None
+    for record in records:
         outcome = replay(rules_for[record.settings], record, check=True)
         problem = outcome.problem or unfinished(outcome)
         if problem is not None:

@@ -75,6 +75,8 @@ def sweep_command(ctx: Context, game_id: str, varies: tuple[str, ...], settings:
     runs = [SimSpec(EngineSource(root, game_id, engine.module,
                                  fixed + tuple(Override(v.path, value) for v, value in zip(grid_of, point, strict=True))),
                     players, specs, seed, games) for point in points]
+    for run in runs[1:]:  # every point's values checked (and its rules built once) before any game starts
+        built.setdefault(run.source, run.source.build())
     # Two games at the first point before the grid: a metric this game cannot give (a seat it lacks, a figure or a
     # balance hook it has not) is refused now, not once every point has been played.
     (probe,) = simulate_many([dataclasses.replace(runs[0], games=min(2, games))], 1, None, None, scheduler,

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
+from generator.engine.playable import Playable
+from generator.engine.playable import check as check_playable
 from generator.errors import DataError, PnpError
 from generator.model import Game
 
@@ -160,11 +162,14 @@ class Rules(ABC, Generic[StateT]):
     """A game's rules bound to its YAML definition; `Rules[MyState]` makes states of type MyState."""
 
     game_id: ClassVar[str]
+    # the rules values this engine can play (its config's PLAYABLE table), refused at their line before any game
+    playable: ClassVar[Sequence[Playable]] = ()
 
     def __init__(self, game: Game) -> None:
         if game.id != self.game_id:
             raise DataError(f"the {type(self).__name__} engine plays {self.game_id!r}, not {game.id!r}: "
                             "check the registry entry", game.location)
+        check_playable(game, self.playable)
         self.game = game
 
     @abstractmethod

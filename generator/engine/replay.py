@@ -33,6 +33,9 @@ SEAT = re.compile(r"\bseat (\d+)\b")
 QUOTED = re.compile(r"('[^']*'|\"[^\"]*\")")  # action texts quoted in a message keep their own words
 BOM = "\ufeff"
 MAX_PLAYERS = 64  # far above any table; keeps a hostile 'players' from sizing anything
+# A logged game is a few kilobytes (a deal and a few hundred actions); reading stops well before memory does
+MAX_LINE_BYTES = 4 << 20
+MAX_LOG_BYTES = 512 << 20
 
 
 class LogError(DataError):
@@ -125,26 +128,46 @@ def read_log(path: Path, name: str | None = None) -> list[GameRecord]:
     """Every game in a log file; an unreadable file or line is a DataError at file:line."""
     name = name or str(path)
     try:
-        raw = path.read_bytes()
+        lines = _read_lines(path, name)
     except FileNotFoundError:
         raise DataError("log file not found", Location(name)) from None
     except OSError as exc:
         raise DataError(f"cannot read the log ({exc.strerror or exc.__class__.__name__})", Location(name)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise LogError("the log is not UTF-8 text; save it as UTF-8", Location(name, line)) from None
-    if text.startswith(BOM):
-        raise LogError("the log starts with a byte-order mark (BOM); save it as UTF-8 without BOM",
-                       Location(name, 1))
-    lines = text.splitlines()
     first = next((ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     if not first:
         raise LogError("the log is empty: expected JSON lines or a 'game:' header and actions", Location(name, 1))
     if first.startswith(("{", "[")):
         return _read_json_lines(lines, name)
     return [_read_text(lines, name)]
+
+
+def _read_lines(path: Path, name: str) -> list[str]:
+    """The log's lines, read a bounded line at a time: a line past MAX_LINE_BYTES (`/dev/zero`, a 1 GB line)
+    or a log past MAX_LOG_BYTES is a LogError at its line, not a read of the whole of it into memory."""
+    lines: list[str] = []
+    total = 0
+    with path.open("rb") as handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return lines
+            number = len(lines) + 1
+            total += len(raw)
+            if len(raw) > MAX_LINE_BYTES:
+                raise LogError(f"line {number} is longer than {MAX_LINE_BYTES >> 20} MB; a logged game is a few "
+                               "kilobytes (is this a log?)", Location(name, number))
+            if total > MAX_LOG_BYTES:
+                raise LogError(f"the log is larger than {MAX_LOG_BYTES >> 20} MB; split it into several logs",
+                               Location(name, number))
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise LogError("the log is not UTF-8 text; save it as UTF-8", Location(name, number)) from None
+            if not lines and text.startswith(BOM):
+                raise LogError("the log starts with a byte-order mark (BOM); save it as UTF-8 without BOM",
+                               Location(name, 1))
+            lines += text.splitlines() or [""]
 
 
 def _read_json_lines(lines: Sequence[str], name: str) -> list[GameRecord]:

@@ -15,7 +15,7 @@ import string
 from types import MappingProxyType
 from typing import Any
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, shown
 from generator.load import schema
 from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
@@ -53,10 +53,16 @@ def check_pattern(pattern: str, where: Location) -> None:
                             f"(widths up to {MAX_ID_WIDTH}, e.g. '{{rank:02}}')", where)
 
 
+MAX_ID_CHARS = 64  # an id names files (`<game>-<component>-<id>-front.png`); a file name holds 255 bytes
+
+
 def check_id(value: str, what: str, where: Location) -> str:
+    if len(value) > MAX_ID_CHARS:
+        raise DataError(f"{what} {shown(value, 40)} is longer than {MAX_ID_CHARS} characters (it names files); "
+                        "shorten it", where)
     if not ID_RE.match(value):
         raise DataError(
-            f"{what} {value!r} must be lower-case letters, digits, '-', '_' or '.' (it names files)", where
+            f"{what} {shown(value)} must be lower-case letters, digits, '-', '_' or '.' (it names files)", where
         )
     return value
 

@@ -24,10 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from generator.errors import Location, UsageError
-from generator.load.yamlsrc import YList, YMap
+from generator.errors import DataError, Location, UsageError, clipped, shown
+from generator.load.yamlsrc import YList, YMap, parse_yaml
 
 SECTIONS = ("game", "contents", "player_counts", "rules", "components", "theme")
 
@@ -44,11 +42,16 @@ class Override:
         path, sep, text = spec.partition("=")
         path = path.strip()
         if not sep or not path or any(not step for step in path.split(".")):
-            raise UsageError(f"--set {spec!r}: write PATH=VALUE, e.g. combinations.full-crew.points=5")
+            raise UsageError(f"--set {shown(spec)}: write PATH=VALUE, e.g. combinations.full-crew.points=5")
         return cls(path, text.strip())
 
     def __str__(self) -> str:
         return f"{self.path}={self.text}"
+
+    @property
+    def echoed(self) -> str:
+        """`PATH=VALUE` for an error line: a long value clipped."""
+        return clipped(str(self))
 
 
 def parse_overrides(specs: Iterable[str]) -> tuple[Override, ...]:
@@ -57,7 +60,7 @@ def parse_overrides(specs: Iterable[str]) -> tuple[Override, ...]:
 
 def describe(overrides: Sequence[Override]) -> str:
     """' (with --set a=1, b=2)': appended to a validation error caused by overridden data."""
-    return f" (with --set {', '.join(map(str, overrides))})" if overrides else ""
+    return f" (with --set {', '.join(o.echoed for o in overrides)})" if overrides else ""
 
 
 def apply_overrides(sections: dict[str, tuple[Any, Location]], components: list[tuple[Any, Location]],
@@ -157,10 +160,10 @@ def _converted(old: Any, override: Override, container: Any) -> Any:
     text = override.text
     if isinstance(old, str):
         return text
-    try:
-        value = yaml.safe_load(text) if text else None
-    except yaml.YAMLError:
-        raise _error(override, f"{text!r} is not a readable value") from None
+    try:  # the reader of the data files, with its guards: depth, number length, aliases
+        value = parse_yaml(text, "--set") if text else None
+    except DataError as exc:
+        raise _error(override, f"not a readable value: {exc.message}") from None
     if old is None:
         return _located(value, container)
     expected, ok = _kind(old), False
@@ -175,18 +178,18 @@ def _converted(old: Any, override: Override, container: Any) -> Any:
     elif isinstance(old, list):
         ok = isinstance(value, list)
     if not ok:
-        raise _error(override, f"expected {expected} (the data has {_short(old)}), got {text!r}")
+        raise _error(override, f"expected {expected} (the data has {_short(old)}), got {shown(text, 40)}")
     return _located(value, container)
 
 
 def _located(value: Any, container: Any) -> Any:
     """Give a mapping or list from the command line the locations the loader asks YAML values for."""
     where = getattr(container, "location", Location("--set"))
-    if isinstance(value, dict) and not isinstance(value, YMap):
+    if isinstance(value, dict):  # the parsed value's own locations say only '--set'
         located = YMap({k: _located(v, container) for k, v in value.items()})
         located.location, located.key_locations = where, {}
         return located
-    if isinstance(value, list) and not isinstance(value, YList):
+    if isinstance(value, list):
         seq = YList(_located(v, container) for v in value)
         seq.location, seq.item_locations = where, [where] * len(seq)
         return seq
@@ -227,4 +230,4 @@ def _at(walked: list[str]) -> str:
 
 
 def _error(override: Override, message: str) -> UsageError:
-    return UsageError(f"--set {override}: {message}")
+    return UsageError(f"--set {override.echoed}: {message}")

@@ -33,6 +33,7 @@ LIST_SEPARATOR = ";"
 MAX_ROWS = 10_000
 MAX_COLUMNS = 200
 MAX_SHEET_BYTES = 16 << 20
+MAX_UNPACKED_BYTES = 64 << 20  # an XLSX's XML once unzipped: a 10,000-row sheet is a few MB; a zip bomb is refused
 ITEM_COLUMNS = ("id", "count", "designed")
 BACK_PREFIX = "back."
 TRUE_WORDS = ("true", "yes", "1")
@@ -123,6 +124,7 @@ def parse_xlsx(data: bytes, name: str, worksheet: str | None, where: Location) -
     """The first worksheet of an XLSX workbook (or the one named by `sheet:`) as a sheet."""
     import openpyxl  # imported here: only projects with XLSX sources pay for it
 
+    _check_unpacked(data, name)
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # an untrusted file may break the reader in many ways
@@ -136,8 +138,11 @@ def parse_xlsx(data: bytes, name: str, worksheet: str | None, where: Location) -
             raise DataError(f"{name} has no worksheet {worksheet!r} (worksheets: {', '.join(book.sheetnames)})",
                             where)
         raw_rows: list[tuple[int, list[Any]]] = []
-        for number, values in enumerate(sheet.iter_rows(values_only=True), start=1):
-            raw_rows.append((number, list(values)))
+        # read-only rows are padded to the sheet's declared width (up to 16,384 columns): read one past the cap
+        for number, values in enumerate(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS + 1), start=1):
+            if len(values) > MAX_COLUMNS and not _blank(values[MAX_COLUMNS]):
+                raise DataError(f"too many columns (at most {MAX_COLUMNS})", Location(name, number))
+            raw_rows.append((number, list(values[:MAX_COLUMNS])))
             if len(raw_rows) > MAX_ROWS + 1:
                 raise DataError(f"too many rows (at most {MAX_ROWS} items in one sheet)", Location(name, number))
     except DataError:
@@ -147,6 +152,21 @@ def parse_xlsx(data: bytes, name: str, worksheet: str | None, where: Location) -
     finally:
         book.close()
     return _sheet(name, raw_rows)
+
+
+def _check_unpacked(data: bytes, name: str) -> None:
+    """Refuse a workbook whose parts unzip past MAX_UNPACKED_BYTES before any is unzipped (zipfile stops
+    a part at the size its entry declares, so the declared sizes bound the work)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unpacked = sum(entry.file_size for entry in archive.infolist())
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise _unreadable(name, exc) from None
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DataError(f"the workbook unzips to {unpacked >> 20} MB (at most {MAX_UNPACKED_BYTES >> 20} MB); "
+                        "a sheet of items is a few MB: save only the items' sheet", Location(name))
 
 
 def _unreadable(name: str, exc: Exception) -> DataError:

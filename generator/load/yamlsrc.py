@@ -1,10 +1,11 @@
 """Safe YAML reading that remembers the line of every key and list entry.
 
-Built on PyYAML's SafeLoader (no arbitrary objects), with three guards for
-hostile input: a size cap on the file, a cap on alias references (the
-"billion laughs" bomb expands a few aliases into millions of nodes when walked),
-and a cap on the total number of nodes. Duplicate keys are errors, since YAML
-would silently keep the last one.
+Built on PyYAML's SafeLoader (no arbitrary objects), with guards for hostile
+input: a size cap on the file, a cap on alias references, a cap on the nodes
+the document holds once every alias is expanded (the "billion laughs" bomb
+expands a few aliases into millions of nodes when walked), a nesting depth and
+a length of number. Duplicate keys are errors, since YAML would silently keep
+the last one. The same reader parses a `--set` value (`load/overrides.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 import yaml
 from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.reader import ReaderError
 from yaml.resolver import Resolver
 
 from generator.errors import DataError, Location
@@ -24,7 +26,10 @@ from generator.readgate import ReadGate
 # hostile file still cannot hold the process for minutes or take gigabytes (a parsed node takes some 600 bytes).
 MAX_FILE_BYTES = 8 << 20
 MAX_ALIASES = 100
-MAX_NODES = 1_000_000
+MAX_NODES = 1_000_000  # composed, and again once every alias is expanded
+MAX_DEPTH = 64  # lists and mappings inside each other; the real data nests 8 deep
+MAX_NUMBER_CHARS = 100  # a number's characters (Python refuses to read an int of 4,300 digits)
+NUMBER_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")
 
 
 class YMap(dict):
@@ -53,14 +58,69 @@ def _mark(loader: Any, node: yaml.Node) -> Location:
     return Location(loader.display_name, node.start_mark.line + 1)
 
 
+def expanded_size(node: yaml.Node, sizes: dict[int, int]) -> int:
+    """The nodes `node` stands for once every alias in it is expanded (each shared node counted once per use)."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    sizes[id(node)] = MAX_NODES + 1  # a node inside itself (a recursive alias) expands without end
+    size = 1
+    if isinstance(node, yaml.SequenceNode):
+        size += sum(expanded_size(child, sizes) for child in node.value)
+    elif isinstance(node, yaml.MappingNode):
+        size += sum(expanded_size(key, sizes) + expanded_size(value, sizes) for key, value in node.value)
+    sizes[id(node)] = size = min(size, MAX_NODES + 1)
+    return size
+
+
+def _culprit(node: yaml.Node, sizes: dict[int, int]) -> yaml.Node:
+    """The innermost node that alone expands past the cap: the line an error about it points at."""
+    while True:
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [part for pair in node.value for part in pair]
+        big = [child for child in children if sizes.get(id(child), 0) > MAX_NODES and child is not node]
+        if not big:
+            return node
+        node = big[0]
+
+
 class _Guards:
-    """Composition with caps on aliases and nodes; mixed into a parser (C or pure Python)."""
+    """Composition with caps on aliases, nodes, depth and numbers; mixed into a parser (C or pure Python)."""
 
     display_name: str
     alias_count: int
     node_count: int
+    depth: int = 0
+
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()  # type: ignore[attr-defined]
+        if node is None:
+            return None
+        sizes: dict[int, int] = {}
+        if expanded_size(node, sizes) > MAX_NODES:
+            raise DataError(f"the aliases ('*' references) expand to more than {MAX_NODES} YAML nodes; "
+                            "write the values out or use fewer nested references", _mark(self, _culprit(node, sizes)))
+        return self.construct_document(node)  # type: ignore[attr-defined]
 
     def compose_node(self, parent: Any, index: Any) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                event = self.peek_event()  # type: ignore[attr-defined]
+                raise DataError(f"nested too deeply (more than {MAX_DEPTH} lists or mappings inside each other)",
+                                Location(self.display_name, event.start_mark.line + 1))
+            node = self._compose_counted(parent, index)
+        finally:
+            self.depth -= 1
+        if isinstance(node, yaml.ScalarNode) and len(node.value) > MAX_NUMBER_CHARS and node.tag in NUMBER_TAGS:
+            raise DataError(f"a number of {len(node.value)} characters (at most {MAX_NUMBER_CHARS}); "
+                            "write a smaller number, or quote it to make it text", _mark(self, node))
+        return node
+
+    def _compose_counted(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):  # type: ignore[attr-defined]
             self.alias_count += 1
             if self.alias_count > MAX_ALIASES:
@@ -152,6 +212,15 @@ for _loader in {_PyLineLoader, _LineLoader}:
     _loader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
 
 
+def describe_char(character: Any) -> str:
+    """'U+0000' (and its name when it has one) for an error line about one character."""
+    import unicodedata
+
+    code = character if isinstance(character, int) else ord(character) if isinstance(character, str) else 0
+    name = unicodedata.name(chr(code), "")
+    return f"U+{code:04X}" + (f" ({name})" if name else "")
+
+
 def parse_yaml(text: str, display_name: str) -> Any:
     """Parse one YAML document; every problem becomes a DataError at file:line."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
@@ -166,6 +235,10 @@ def parse_yaml(text: str, display_name: str) -> Any:
         line = mark.line + 1 if mark else 1
         problem = exc.problem or exc.context or "unreadable"
         raise DataError(f"not valid YAML: {problem}", Location(display_name, line)) from None
+    except ReaderError as exc:  # a character YAML refuses (a NUL, a control character): at its own line
+        line = text.count("\n", 0, exc.position) + 1
+        raise DataError(f"not valid YAML: the character {describe_char(exc.character)} is not allowed in YAML text; "
+                        "delete it", Location(display_name, line)) from None
     except yaml.YAMLError as exc:
         raise DataError(f"not valid YAML: {exc}", Location(display_name, 1)) from None
     except RecursionError:

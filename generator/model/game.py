@@ -232,7 +232,7 @@ class Game:
     design_notes: tuple[str, ...] = ()
     decisions: tuple[DesignDecision, ...] = ()
     theme: Mapping[str, Any] = field(default_factory=lambda: EMPTY)
-    theme_locations: Mapping[str, Location] = field(default_factory=lambda: EMPTY)
+    theme_locations: Mapping[str, Location] = field(default_factory=lambda: EMPTY)  # dotted path -> YAML line
 
     @property
     def player_range(self) -> range:

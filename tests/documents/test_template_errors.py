@@ -110,3 +110,65 @@ def test_bad_sheet_settings(copy_project, body, line, words):
     assert error.location.file == "templates/sheets/counterattack/bad.md.j2"
     assert error.location.line == line
     assert words in error.message
+
+
+def test_a_game_yaml_cut_short_is_blamed_on_game_yaml(project_copy, capsys) -> None:
+    """A truncated game.yaml that still parses names the key it lacks at game.yaml, not only the template that
+    first read it (issue 30); a misspelt name in a template stays the template's (above)."""
+    from tests.helpers import run_pnp
+
+    path = project_copy.data_dir / "counterattack" / "game.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("  ports_to_win:")])  # cut inside rules:, where the text still parses
+    rules_line = text[:text.index("rules:")].count("\n") + 1
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert failures and all(f.startswith(f"data/counterattack/game.yaml:{rules_line}: ") for f in failures), failures
+    assert any("the data has no 'ports_to_win'" in f and "campaign-log.md.j2:" in f and "cut short" in f
+               for f in failures)
+
+
+def test_a_character_no_font_draws_is_blamed_on_the_cards_line(project_copy, capsys) -> None:
+    """The rulebook prints a port's name; a snowman in it is the card file's line to fix (issue 30)."""
+    from tests.helpers import edit, run_pnp
+
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "name: Tortuga,", 'name: "Tortuga \u2603",')
+    line = next(n for n, text in enumerate(cards.read_text().splitlines(), 1) if "\u2603" in text)
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [text.strip() for text in out.splitlines() if text.startswith("  ") and ": expected " in text]
+    assert failures and all(f.startswith(f"data/counterattack/cards.yaml:{line}: ") for f in failures), failures
+    assert "port/tortuga: the shipped fonts (Serif, Sans) cannot draw '\u2603' (U+2603 SNOWMAN)" in failures[0]
+    assert "(printed by templates/rulebooks/counterattack.md.j2:" in failures[0]
+
+
+def test_a_theme_cut_short_is_blamed_on_game_yaml_by_layouts_and_documents(project_copy, capsys) -> None:
+    from tests.helpers import run_pnp
+
+    path = project_copy.data_dir / "counterattack" / "game.yaml"
+    text = path.read_text()
+    path.write_text(text[:text.index("    skulls:")] + text[text.index("\ncontents:"):])  # the last suit lost
+    suits_line = text[:text.index("  suits:")].count("\n") + 1
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert {f.split(": ")[0] for f in failures} == {f"data/counterattack/game.yaml:{suits_line}"}, failures
+    assert any("layout counterattack/main" in f and "templates/layouts/counterattack/main.yaml:" in f for f in failures)
+    assert any("rulebook template" in f and "the data has no 'skulls'" in f for f in failures)
+
+
+@pytest.mark.parametrize("accent", ["\u0330", "\u1ab0"])
+def test_a_combining_accent_the_fonts_lack_is_an_error_at_the_card(project_copy, capsys, accent: str) -> None:
+    """Never dropped from the page without a word: the faces' check (with the fallback font) or the rulebook's
+    names the accent, at the card's line (issue 30)."""
+    from tests.helpers import edit, run_pnp
+
+    cards = project_copy.data_dir / "counterattack" / "cards.yaml"
+    edit(cards, "name: Tortuga,", f'name: "Tortuga a{accent}",')
+    code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
+    assert code == 1 and "Traceback" not in out + err
+    failures = [line.strip() for line in out.splitlines() if line.startswith("  ") and ": expected " in line]
+    assert failures and all(f.startswith("data/counterattack/cards.yaml:19: ") for f in failures), failures
+    assert any(f"U+{ord(accent):04X}" in f for f in failures)

@@ -121,8 +121,9 @@ def test_composition_checks_pass_on_the_real_data() -> None:
 def test_a_deal_too_big_for_the_deck_fails_at_its_yaml_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "all-hands-on-deck" / "game.yaml", "deal: {2: 20, 3: 17,", "deal: {2: 20, 3: 27,")
     checks = composition_checks(load_game(project_copy, "all-hands-on-deck"))
-    failed = [c for c in checks if not c.ok]
-    assert [c.name for c in failed] == ["3 players: deck covers the deal"]
+    failed = [c for c in checks if not c.ok]  # the engine refuses it before any deal (engine.playable)
+    assert [c.actual for c in failed] == ["rules: 'deal' must be such that 3 players x deal.3 <= 60, the pirate cards "
+                                          "in play, got 3 x 27 = 81"]
     assert failed[0].location and failed[0].location.file.endswith("game.yaml") and failed[0].location.line > 0
 
 

@@ -101,9 +101,10 @@ def test_a_short_main_deck_fails_the_deal_checks() -> None:
     main = GAME.component("main")
     short = dataclasses.replace(main, items=main.items[:-1])
     broken = dataclasses.replace(GAME, components=tuple(short if c.id == "main" else c for c in GAME.components))
-    failed = {c.name for c in composition_checks(broken) if not c.ok}
-    assert "main deck = hands per pass x 20 + cards set aside" in failed
-    assert any("set aside" in name for name in failed)
+    (failed,) = [c for c in composition_checks(broken) if not c.ok]  # the engine cannot deal it: refused first
+    assert failed.actual == ("rules: 'hand_size' must be such that 2 x hand_size x hands_per_pass + "
+                             "set_aside_after_aft = 43, the main deck's cards, got 2 x 10 x 2 + 4 = 44")
+    assert failed.location == GAME.rule_location("hand_size")
 
 
 def test_heuristic_beats_random_and_planner_plays_legally() -> None:

@@ -117,8 +117,8 @@ def test_composition_checks_pass_on_the_real_data() -> None:
 def test_a_fleet_too_small_for_sixteen_turns_fails_at_its_yaml_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", 'number: 5, count: 4,', 'number: 5, count: 3,')
     failed = [c for c in composition_checks(load_game(project_copy, "pirates-under-fire")) if not c.ok]
-    assert {c.name for c in failed} == {"red fleet: turns it lasts (deck 14 + 1)",
-                                        "blue fleet: turns it lasts (deck 14 + 1)", "set of 4 formable"}
+    assert [c.actual for c in failed] == ["rules: 'turns' must be the turns the blue fleet lasts: 17 tiles - "
+                                          "hand_size 3 + 1 = 15, got 16"]  # the engine refuses it (engine.playable)
     assert all(c.location is not None and c.location.line > 0 for c in failed)
 
 

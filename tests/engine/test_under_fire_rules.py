@@ -400,5 +400,5 @@ def test_without_the_extra_gold_both_captains_start_alike() -> None:
 
 def test_negative_extra_gold_is_refused_at_its_line() -> None:
     game = load_game(Project.at(ROOT), "pirates-under-fire", parse_overrides(["starting_gold.second_player=-1"]))
-    with pytest.raises(DataError, match=r"game\.yaml:\d+: rules: starting_gold\.second_player must be 0 or more, got -1"):
+    with pytest.raises(DataError, match=r"game\.yaml:\d+: rules: 'starting_gold\.second_player' must be 0\.\.100, got -1"):
         RULES(game)

@@ -4,6 +4,9 @@ file:row:column, and `pnp export-items` writes a sheet that builds the very same
 from __future__ import annotations
 
 import io
+import re
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
@@ -359,3 +362,35 @@ def test_pnp_watch_rebuilds_when_a_sheet_is_saved() -> None:
 
     assert _relevant(Path("data/pirate-tricks/crew.csv")) and _relevant(Path("data/pirate-tricks/crew.xlsx"))
     assert not _relevant(Path("data/pirate-tricks/.~lock.crew.csv#"))
+
+
+def rewritten(data: bytes, sheet_xml: Callable[[str], str]) -> bytes:
+    """The workbook `data` with its first worksheet's XML changed by `sheet_xml` (deflated, as Excel saves)."""
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for entry in source.infolist():
+            body = source.read(entry)
+            if entry.filename == "xl/worksheets/sheet1.xml":
+                body = sheet_xml(body.decode("utf-8")).encode("utf-8")
+            target.writestr(entry.filename, body)
+    return out.getvalue()
+
+
+@pytest.mark.slow
+def test_an_xlsx_bomb_is_refused_before_it_is_unzipped(tmp_path: Path) -> None:
+    project = toy(tmp_path, "{from: crew.xlsx}", sheet=None)
+    padding = "<!--" + " " * (80 << 20) + "-->"  # 80 MB of XML that deflates to a fraction of a megabyte
+    bomb = rewritten(workbook(XLSX_ROWS), lambda xml: xml.replace("<sheetData>", padding + "<sheetData>", 1))
+    assert len(bomb) < 1 << 20
+    (project.data_dir / "toy" / "crew.xlsx").write_bytes(bomb)
+    assert error_of(project) == ("data/toy/crew.xlsx: the workbook unzips to 80 MB (at most 64 MB); a sheet of "
+                                 "items is a few MB: save only the items' sheet")
+
+
+def test_a_declared_width_of_16384_columns_is_not_read_cell_by_cell(tmp_path: Path) -> None:
+    rows: list[list[object]] = [["id", "suit", "rank"], ["red-1", "red", 1], *([[None]] * 3000)]
+    data = rewritten(workbook(rows), lambda xml: re.sub(r'<dimension ref="[^"]*"', '<dimension ref="A1:XFD3002"', xml))
+    project = toy(tmp_path, "{from: crew.xlsx}", sheet=None)
+    (project.data_dir / "toy" / "crew.xlsx").write_bytes(data)
+    assert [item.id for item in load_game(project, "toy").component("crew").items] == ["red-1"]
+

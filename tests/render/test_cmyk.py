@@ -227,3 +227,23 @@ def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monke
     assert "counterattack-port-a4-duplex-long-cmyk.pdf" in {f.name for f in plan.files}  # the rulebook names it
     code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--colour", "hsv")
     assert code != 0 and "hsv" in err and "Traceback" not in err
+
+
+def test_a_transparent_image_refused_for_cmyk_names_its_file(fresh_project, monkeypatch, capsys) -> None:
+    from PIL import Image
+
+    from tests.helpers import run_pnp
+
+    folder = fresh_project.templates_dir / "images"
+    folder.mkdir()
+    Image.new("RGBA", (8, 8), (20, 90, 200, 128)).save(folder / "glass.png")
+    layout = fresh_project.templates_dir / "layouts" / "counterattack" / "port.yaml"
+    layout.write_text(layout.read_text() + "  - {name: glass, type: image, path: images/glass.png, x: 5, y: 5, w: 8, "
+                      "h: 8}\n")
+    monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
+    code, _out, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--force", "--only", "port",
+                             "--paper", "a4", "--no-gallery", "--colour", "cmyk")
+    assert code == 2 and "Traceback" not in err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("pnp: templates/images/glass.png (image 'glass' on port/port-royal front): "
+                           "Pirates Port: Counterattack: port cards: an image with transparency cannot go into CMYK")

@@ -37,6 +37,18 @@ HOSTILE = [
      "{% endfor %}{% endfor %}{% endfor %}{% endfor %}", "does too much work"),
     ("{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}", "calls nested more than"),
     ("{{ 'a' | center(2000000000) }}", "center width 2000000000 is too large"),
+    # issue 30: str methods that grow a string are sized before they run, as '*' is
+    ("{{ 'x'.ljust(2000000000) }}", "str.ljust would make a string of 2000000000 characters"),
+    ("{{ 'x'.rjust(2000000000) }}", "str.rjust would make a string of 2000000000 characters"),
+    ("{{ 'x'.center(2000000000) }}", "str.center would make a string of 2000000000 characters"),
+    ("{{ 'x'.zfill(2000000000) }}", "str.zfill would make a string of 2000000000 characters"),
+    ("{{ ('x' * 99999).replace('', 'y' * 99999) }}", "str.replace would make a string of 9999999999"),
+    ("{{ ('x' * 99999) | replace('x', 'y' * 99999) }}", "replace would make a string of 9999800001"),
+    ("{{ ('y' * 99999).join(['a'] * 99999) }}", "str.join would make a string of"),
+    ("{{ (['x' * 99999] * 1000) | join }}", "join would make a string of 99999000"),
+    ("{{ ('{0}' * 30000).format('x' * 99999) }}", "str.format would make a string of"),
+    ("{{ ('\\t' * 9999).expandtabs(1000) }}", "str.expandtabs would make a string of"),
+    ("{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}", "brackets nested more than 100 deep"),
 ]
 
 
@@ -101,6 +113,9 @@ def test_ordinary_templates_still_work() -> None:
     text = env.from_string("{{ 7 * 6 }} {{ '%.1f' | format(2.25) }} {{ '{:>3}'.format(5) }} {{ range(3) | list }} "
                            "{{ 2 ** 10 }} {{ 'ab' * 2 }} {{ 'Score 123456: %5.1f%%' % 3.14 }} {{ -3 }}").render()
     assert text == "42 2.2   5 [0, 1, 2] 1024 abab Score 123456:   3.1% -3"
+    grown = env.from_string("{{ 'ab'.ljust(4) }}|{{ 'a-b' | replace('-', '+') }}|{{ [1, 2] | join(',') }}|"
+                            "{{ ', '.join(['a', 'b']) }}|{{ '{}-{}'.format(1, 2) }}|{{ '7'.zfill(3) }}").render()
+    assert grown == "ab  |a+b|1,2|a, b|1-2|007"
     assert env.compile_expression("2 ** 3 + 1")() == 9
     with pytest.raises(TemplateLimit):  # each render has its own budget, and a spent one stays spent
         env.from_string("{% for i in range(10000) %}{% for j in range(100) %}{% endfor %}{% endfor %}").render()
@@ -144,3 +159,48 @@ def test_a_hostile_site_template_is_one_line_from_pnp_with_bounded_memory(copy_p
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert "index.html.j2" in done.stderr and "repeating a str" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("files", "words"), [
+    ({"index.html.j2": '<html>\n{% include "site/index.html.j2" %}\n'}, "include or extend each other without end"),
+    ({"index.html.j2": '{% extends "site/index.html.j2" %}\n'}, "include or extend each other without end"),
+    ({"index.html.j2": '{% include "site/a.j2" %}\n', "a.j2": '{% include "site/index.html.j2" %}\n'},
+     "include or extend each other without end"),
+    ({"index.html.j2": "<html>\n\n{{ " + "(" * 3000 + "1" + ")" * 3000 + " }}\n"}, "brackets nested more than 100"),
+])
+def test_a_site_template_that_includes_itself_is_one_line(copy_project, files: dict[str, str], words: str) -> None:
+    from generator.render.site.gallery import render_gallery
+
+    site = copy_project.templates_dir / "site"
+    site.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (site / name).write_text(text)
+    with pytest.raises(DataError) as caught:
+        render_gallery(copy_project, [])
+    assert caught.value.location.file == "templates/site/index.html.j2"
+    assert words in caught.value.message and "\n" not in str(caught.value)
+    if "brackets" in words:
+        assert caught.value.location.line == 3
+
+
+@pytest.mark.parametrize(("element", "words"), [
+    ("{name: p, type: pips, icon: anchor, count: 1e9, w: 10, h: 10, size: 2}", "count must be within -10000..10000"),
+    ("{name: p, type: pips, icon: anchor, count: 5000, w: 10, h: 10, size: 2}", "count must be a whole number 0..400"),
+    ("{name: p, type: pips, icon: anchor, count: 3, columns: 1e9, w: 10, h: 10, size: 2}", "columns must be within"),
+    ("{name: t, type: track, first: 1, last: 1e9, w: 10, h: 5}", "last must be within -10000..10000"),
+    ("{name: t, type: track, first: -5000, last: 5000, w: 10, h: 5}", "first must be a whole number -400..400"),
+    ("{name: t, type: rect, x: -1e308, w: 1.7e308, h: 5}", "x must be within -10000..10000, got '-1e308'"),
+    ("{name: t, type: rect, x: 0, w: 1.7e+308, h: 5}", "w must be within -10000..10000, got 1.7e+308"),
+])
+def test_huge_counts_and_sizes_end_at_their_line(fresh_project, element: str, words: str) -> None:
+    error = layout_error(fresh_project, f"elements:\n  - {element}\n")
+    assert (error.location.file, error.location.line) == (LAYOUT, 2)
+    assert words in error.message, error.message
+
+
+def test_a_billion_laughs_layout_under_the_alias_cap_is_one_line(fresh_project) -> None:
+    anchors = "\n".join([f"  l0: &l0 [{', '.join(['1'] * 9)}]"]
+                        + [f"  l{n}: &l{n} [{', '.join([f'*l{n - 1}'] * 9)}]" for n in range(1, 8)])
+    error = layout_error(fresh_project, f"vars:\n{anchors}\nelements:\n  - {{name: t, type: rect, w: 1, h: 1}}\n")
+    assert error.location.file == LAYOUT and error.location.line == 8  # l6: the first that expands past the cap
+    assert "aliases ('*' references) expand to more than" in error.message

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Any
 
-from jinja2 import BaseLoader, StrictUndefined, Template, TemplateSyntaxError, nodes
+from jinja2 import BaseLoader, StrictUndefined, Template, TemplateSyntaxError, Undefined, nodes, pass_eval_context
 from jinja2.environment import TemplateExpression
 from jinja2.parser import Parser
 from jinja2.runtime import Context
@@ -33,7 +33,7 @@ from jinja2.runtime import new_context as runtime_new_context
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from jinja2.utils import missing as _MISSING
 
-from generator.errors import closest
+from generator.errors import Location, closest
 from generator.render.base.template_cache import CodeCache, environment_fingerprint
 
 MAX_OPERATIONS = 500_000  # calls, operators and range steps in one render
@@ -44,6 +44,9 @@ MAX_INT_BITS = 1024  # about 300 decimal digits: far beyond any card value
 MAX_DEPTH = 40  # nested calls (macros calling macros)
 MAX_WIDTH = 1_000  # a format width or precision
 MAX_LIPSUM = 20  # paragraphs of placeholder text
+MAX_NESTING = 100  # brackets inside brackets in one expression (Python's parser gives up near 1,000 frames)
+# str methods whose result can be far longer than the string (widths, repeats, joins): sized before they run
+GROWING = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs", "replace", "join", "format", "format_map"})
 COUNTED = "__counted_loop__"  # the global each `for` loop iterates through
 
 
@@ -67,6 +70,67 @@ class NamedUndefined(StrictUndefined):
         if 0 < len(names) <= 12:
             return f"{message} (there: {', '.join(names)})"
         return message
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+        """Jinja's failure, carrying the mapping that lacks the name (`owner`): a document names the data file
+        that lacks the key, not only the template line that first read it."""
+        error = self._undefined_exception(self._undefined_message)
+        error.owner = None if self._undefined_obj is _MISSING else self._undefined_obj  # type: ignore[attr-defined]
+        error.key = self._undefined_name  # type: ignore[attr-defined]
+        raise error
+
+
+# Jinja binds its dunder methods (str(), iteration, arithmetic...) to the base class's failure function itself
+for _name, _value in [*vars(Undefined).items(), *vars(StrictUndefined).items()]:
+    if _value is Undefined._fail_with_undefined_error and _name != "_fail_with_undefined_error":
+        setattr(NamedUndefined, _name, NamedUndefined._fail_with_undefined_error)
+
+
+def lacking_path(sections: Mapping[str, Any], error: BaseException) -> tuple[str, str] | None:
+    """(section, dotted path) of the mapping an undefined name was looked up in, when it is part of one of
+    `sections` (the game's `rules` and `theme`, as a template sees them) and the name is not a likely
+    misspelling of a key it has: a data file cut short, not a template's typo. Plain strings: it travels
+    with an error between processes."""
+    owner, key = getattr(error, "owner", None), getattr(error, "key", None)
+    if not isinstance(owner, Mapping) or not isinstance(key, str):
+        return None
+    if closest(key, [str(k) for k in owner]) is not None:
+        return None
+    for section in ("rules", "theme"):
+        path = _path_to(sections.get(section), owner, "", 0)
+        if path is not None:
+            return section, path
+    return None
+
+
+def where_data_lacks(game: Any, error: BaseException) -> Location | None:
+    """The game.yaml line of the mapping that lacks an undefined name (`lacking_path`, or the error's own
+    `data_path`), or None when the error is not about the game's data."""
+    from generator.model import Game
+
+    if not isinstance(game, Game):
+        return None
+    found = getattr(error, "data_path", None) or lacking_path({"rules": game.rules, "theme": game.theme}, error)
+    if found is None:
+        return None
+    section, path = found
+    if section == "rules":
+        return game.rule_location(path)
+    while path not in game.theme_locations and path:
+        path = path.rpartition(".")[0]
+    return game.theme_locations.get(path, Location(game.location.file))
+
+
+def _path_to(node: Any, owner: Mapping[Any, Any], path: str, depth: int) -> str | None:
+    """The dotted path of `owner` inside `node` (found by identity), or None."""
+    if node is owner:
+        return path
+    if isinstance(node, Mapping) and depth < 16:
+        for key, value in node.items():
+            found = _path_to(value, owner, f"{path}.{key}" if path else str(key), depth + 1)
+            if found is not None:
+                return found
+    return None
 
 
 def _public_names(owner: Any) -> list[str]:
@@ -98,6 +162,7 @@ class _Budget:
 
 _BUDGET: ContextVar[_Budget | None] = ContextVar("template_budget", default=None)
 _WIDTH = re.compile(r"(\d+)")
+_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.DOTALL)
 _PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d*)(?:\.(\*|\d*))?")
 
 
@@ -191,6 +256,16 @@ class LimitedTemplate(Template):
         return runtime_new_context(self.environment, self.name, self.blocks, vars, shared, flat, locals)
 
 
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        """Template.render; a template that includes or extends itself, directly or through others, is one
+        TemplateLimit, not Python's RecursionError."""
+        try:
+            return super().render(*args, **kwargs)
+        except RecursionError:
+            raise TemplateLimit("templates include or extend each other without end (does a template include "
+                                "or extend itself?)") from None
+
+
 class _OneFile(BaseLoader):
     """The loader of environments without one: a template is one file, so `{% include %}`, `{% import %}` and
     `{% extends %}` are refused by name (a SecurityError, reported at the template's line) rather than
@@ -218,6 +293,8 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
         self.filters["format"] = _format
         self.filters["center"] = _center
         self.filters["indent"] = _indent
+        self.filters["replace"] = _replace
+        self.filters["join"] = _join
         self.concat = _concat  # type: ignore[method-assign]
         self.globals[COUNTED] = _counted
 
@@ -242,6 +319,7 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
     def compile_expression(self, source: str, undefined_to_none: bool = True) -> TemplateExpression:
         """Jinja's compile_expression, its code taken from (and kept in) the code cache like a template's:
         Jinja compiles an expression from a syntax tree, which `compile` cannot look up by its text."""
+        _check_nesting("{{" + source + "}}", None, None)
         if self.code_cache is None:
             return super().compile_expression(source, undefined_to_none)
         if self._fingerprint is None:
@@ -268,7 +346,11 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Every `{% for %}` pays one operation per step, whatever it loops over (nested loops
         over a long list cannot hide from the budget)."""
-        tree = super()._parse(source, name, filename)
+        _check_nesting(source, name, filename)
+        try:
+            tree = super()._parse(source, name, filename)
+        except RecursionError:  # nesting the bracket count above does not see (blocks inside blocks...)
+            raise TemplateSyntaxError("the template is nested too deeply to read", 1, name, filename) from None
         for loop in tree.find_all(nodes.For):
             loop.iter = nodes.Call(nodes.Name(COUNTED, "load", lineno=loop.lineno), [loop.iter], [], None, None,
                                    lineno=loop.lineno)
@@ -314,13 +396,23 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
     def wrap_str_format(self, value: Any) -> Any:
         """`'{:>9}'.format(...)` in a template: the format string is checked before it runs."""
         wrapped = super().wrap_str_format(value)
-        if wrapped is not None:
-            _check_format(str(value.__self__))
-        return wrapped
+        if wrapped is None:
+            return None
+        text, method = str(value.__self__), value.__name__
+        _check_format(text)
+
+        def sized(*args: Any, **kwargs: Any) -> Any:
+            _check_growth(text, method, args, kwargs)
+            return wrapped(*args, **kwargs)
+
+        return sized
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         budget = _budget()
         budget.spend()
+        owner = getattr(__obj, "__self__", None)
+        if isinstance(owner, str) and getattr(__obj, "__name__", "") in GROWING:
+            args = _check_growth(owner, __obj.__name__, args, kwargs)
         if budget.depth >= MAX_DEPTH:
             raise TemplateLimit(f"calls nested more than {MAX_DEPTH} deep (a macro calling itself?)")
         budget.depth += 1
@@ -330,6 +422,94 @@ class LimitedEnvironment(ImmutableSandboxedEnvironment):
             raise TemplateLimit(f"the call failed: {type(exc).__name__}") from None
         finally:
             budget.depth -= 1
+
+
+def _check_nesting(source: str, name: str | None, filename: str | None) -> None:
+    """Brackets nested past MAX_NESTING inside one `{{ }}` or `{% %}`: a syntax error at the line where they
+    pass it, before Jinja's recursive parser meets Python's recursion limit. Text outside tags is not read
+    (a smiley's unclosed '(' in a rulebook is no expression)."""
+    if source.count("(") + source.count("[") <= MAX_NESTING:
+        return
+    for tag in _TAG.finditer(source):
+        depth = 0
+        for index, char in enumerate(tag.group(), start=tag.start()):
+            if char in "([{":
+                depth += 1
+                if depth > MAX_NESTING + 2:  # the tag's own '{{' or '{%'
+                    raise TemplateSyntaxError(f"brackets nested more than {MAX_NESTING} deep",
+                                              source.count("\n", 0, index) + 1, name, filename)
+            elif char in ")]}":
+                depth -= 1
+
+
+def _longest(values: Iterable[Any]) -> int:
+    return max((len(v) for v in values if isinstance(v, (str, list, tuple))), default=0)
+
+
+def _check_growth(text: str, method: str, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Refuse a str method whose result would pass MAX_OUTPUT characters, before it is built; returns the
+    arguments to call it with (an iterator given to `join` is read once, here)."""
+    size: int | float = len(text)
+    if method in ("ljust", "rjust", "center", "zfill") and args and isinstance(args[0], int):
+        size = max(size, args[0])
+    elif method == "expandtabs":
+        tab = args[0] if args and isinstance(args[0], int) else kwargs.get("tabsize", 8)
+        size += text.count("\t") * max(tab if isinstance(tab, int) else 0, 0)
+    elif method == "replace" and len(args) >= 2 and isinstance(args[0], str) and isinstance(args[1], str):
+        size = _replaced_size(text, args[0], args[1], args[2] if len(args) > 2 else -1)
+    elif method == "join" and args:
+        parts = list(_counted_up_to(args[0], MAX_OUTPUT))
+        args = (parts, *args[1:])
+        size = sum(len(p) if isinstance(p, str) else 0 for p in parts) + len(text) * max(len(parts) - 1, 0)
+    elif method in ("format", "format_map"):
+        values = [*args, *kwargs.values()]
+        if method == "format_map" and args and isinstance(args[0], Mapping):
+            values = list(args[0].values())
+        size += text.count("{") * _longest(values)
+    if size > MAX_OUTPUT:
+        raise TemplateLimit(f"str.{method} would make a string of {int(size)} characters (at most {MAX_OUTPUT})")
+    return args
+
+
+def _replaced_size(text: str, old: str, new: str, count: Any) -> int:
+    times = len(text) + 1 if not old else text.count(old)
+    if isinstance(count, int) and count >= 0:
+        times = min(times, count)
+    return len(text) + times * (len(new) - len(old))
+
+
+def _counted_up_to(iterable: Any, limit: int) -> Iterator[Any]:
+    """The entries of `iterable`, each paid from the budget; more than `limit` of them is refused."""
+    budget = _budget()
+    for n, value in enumerate(iterable):
+        if n >= limit:
+            raise TemplateLimit(f"joining more than {limit} entries")
+        budget.spend()
+        yield value
+
+
+@pass_eval_context
+def _replace(eval_ctx: Any, value: Any, old: Any, new: Any, count: Any = None) -> Any:
+    """Jinja's `replace` filter, sized first (`'x' | replace('', 'y' * 9999)` grows with every character)."""
+    from jinja2.filters import do_replace
+
+    if isinstance(value, str) and isinstance(old, str) and isinstance(new, str):
+        size = _replaced_size(value, old, new, -1 if count is None else count)
+        if size > MAX_OUTPUT:
+            raise TemplateLimit(f"replace would make a string of {size} characters (at most {MAX_OUTPUT})")
+    return do_replace(eval_ctx, value, old, new, count)
+
+
+@pass_eval_context
+def _join(eval_ctx: Any, value: Any, d: str = "", attribute: Any = None) -> str:
+    """Jinja's `join` filter, sized as it reads its entries."""
+    from jinja2.filters import sync_do_join
+
+    parts = list(_counted_up_to(value, MAX_OUTPUT))
+    size = sum(len(p) if isinstance(p, str) else 0 for p in parts) + len(str(d)) * max(len(parts) - 1, 0)
+    if size > MAX_OUTPUT:
+        raise TemplateLimit(f"join would make a string of {size} characters (at most {MAX_OUTPUT})")
+    return str(sync_do_join(eval_ctx, parts, d, attribute))
 
 
 def _counted(iterable: Iterable[Any]) -> Iterator[Any]:

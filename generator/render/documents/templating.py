@@ -21,10 +21,10 @@ import jinja2
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.readgate import ReadGate
-from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined
+from generator.render.base.sandbox import LimitedEnvironment, NamedUndefined, where_data_lacks
 from generator.render.base.template_cache import CodeCache
 from generator.render.documents.markup import LITERAL, escape_literal
-from generator.render.faces.glyphs import drawable_lines
+from generator.render.faces.glyphs import composed, drawable_lines
 
 MARK_OPEN = "\ue000"  # private-use characters: not whitespace, so Jinja's "-%}" keeps them
 MARK_CLOSE = "\ue001"
@@ -154,9 +154,11 @@ def render_template(
     try:
         text = template.render({**context, **(extra or {})})
     except jinja2.UndefinedError as exc:
-        raise DataError(
-            f"template uses a name the data lacks: {_clean(exc.message)}", _error_line(display)
-        ) from None
+        line = _error_line(display)
+        lacking = where_data_lacks(context.get("game"), exc)
+        if lacking is not None:  # the data file lacks a key (cut short?): say so there, naming the template
+            raise DataError(f"{_clean(exc.message)}, which {line} reads (is the file cut short?)", lacking) from None
+        raise DataError(f"template uses a name the data lacks: {_clean(exc.message)}", line) from None
     except jinja2.exceptions.SecurityError as exc:
         raise DataError(f"template not allowed: {_clean(str(exc))}", _error_line(display)) from None
     except DataError:
@@ -164,10 +166,28 @@ def render_template(
     except (jinja2.TemplateError, TypeError, ValueError, KeyError, AttributeError, IndexError,
             ZeroDivisionError) as exc:
         raise DataError(f"template failed: {type(exc).__name__}: {_clean(str(exc))}", _error_line(display)) from None
-    if fonts is None:
-        return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
-    return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()), body=fonts[0],
-                          headings=fonts[1])
+    try:
+        if fonts is None:
+            return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()))
+        return drawable_lines(split_marks(text), display, markers="".join(LITERAL.values()), body=fonts[0],
+                              headings=fonts[1])
+    except DataError as exc:
+        holder = _holding(context.get("game"), getattr(exc, "lost", ()))
+        if holder is None:
+            raise
+        raise DataError(f"{holder[0]}: {exc.message} (printed by {exc.location})", holder[1]) from None
+
+
+def _holding(game: Any, lost: tuple[str, ...]) -> tuple[str, Location] | None:
+    """The first item (its key and YAML line) whose field text holds one of the characters `lost`."""
+    if not isinstance(game, Game) or not lost:
+        return None
+    for component in game.components:
+        for item in component.items:
+            for value in (item.id, *item.fields.values()):
+                if isinstance(value, str) and any(char in composed(value) for char in lost):
+                    return item.key, item.location
+    return None
 
 
 def _clean(message: str | None) -> str:

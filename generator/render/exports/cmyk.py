@@ -110,6 +110,17 @@ def to_pdfx(pdf: bytes, ink_limit: int | None, title: str) -> bytes:
     return out.getvalue()
 
 
+def has_transparency(data: bytes) -> bool:
+    """Does this image file hold a pixel that is not fully opaque (what ReportLab embeds as a soft mask)?"""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        if image.mode not in ("RGBA", "LA", "PA") and "transparency" not in image.info:
+            return False
+        low, _high = image.convert("RGBA").getchannel("A").getextrema()
+        return isinstance(low, (int, float)) and low < 255
+
+
 def _refuse_transparency(document: Any, title: str) -> None:
     """PDF/X-1a allows no transparency; flattening it here would guess the background, so say so instead."""
     from generator.errors import UsageError

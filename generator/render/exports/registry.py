@@ -18,12 +18,12 @@ a YAML entry per service maps onto one call.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from generator.errors import DataError, Location
+from generator.errors import DataError, Location, PnpError, UsageError
 from generator.model import Component, Game
 from generator.render.base.outputs import FaceStore, FileKind, OutputFile
 from generator.render.base.units import DPI, Paper
@@ -121,13 +121,39 @@ class Exporter:
         return dataclasses.replace(parent, name=name, folder=folder, flag="", fixed=MappingProxyType(dict(fixed)))
 
 
-def _in_colour(pdf: bytes, colour: str, title: str) -> bytes:
-    """The PDF as asked by --colour: unchanged for rgb, CMYK PDF/X through the shipped profile for cmyk."""
+def _in_colour(pdf: bytes, colour: str, title: str, faces: FaceRenderer | None = None, game: Game | None = None,
+               components: Sequence[Component] = ()) -> bytes:
+    """The PDF as asked by --colour: unchanged for rgb, CMYK PDF/X through the shipped profile for cmyk. A refused
+    transparent image is named by its file and the card that draws it (looked up only then)."""
     if colour != "cmyk":
         return pdf
     from generator.render.exports.cmyk import PROFILE_INK_LIMIT, to_pdfx
 
-    return to_pdfx(pdf, PROFILE_INK_LIMIT, title)
+    try:
+        return to_pdfx(pdf, PROFILE_INK_LIMIT, title)
+    except UsageError as exc:
+        found = _transparent_image(faces, game, components) if faces is not None and game is not None else None
+        if found is None:
+            raise
+        raise UsageError(f"{found}: {exc.message}") from None
+
+
+def _transparent_image(faces: FaceRenderer, game: Game, components: Sequence[Component]) -> str | None:
+    """'art/x.png (card port-royal front)': the first image with see-through pixels the faces draw."""
+    from generator.render.exports.cmyk import has_transparency
+
+    for component in components:
+        for item in component.items:
+            for side in ("front", "back"):
+                try:
+                    face = faces.face(game, component, item, side)
+                except PnpError:
+                    continue
+                for element in face.elements:
+                    picture = element.get("path") if element.type == "image" else None
+                    if picture is not None and has_transparency(picture.data):
+                        return f"{picture.path} (image '{element.name}' on {item.key} {side})"
+    return None
 
 
 def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
@@ -137,7 +163,8 @@ def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
     paper = settings.paper.name
     name = variant_name(sheet_file_name(given.game.id, given.component.id, paper, result.mode), settings)
-    pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}")
+    pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}", given.faces,
+                     given.game, (given.component,))
     return [OutputFile(name, FileKind.SHEET, pdf, given.component.id, paper=paper, sheets=result.sheets)]
 
 
@@ -151,7 +178,7 @@ def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
     result = impose_mixed(styled(faces, settings), game, components, settings)
     paper = settings.paper.name
     name = variant_name(sheet_file_name(game.id, MIXED, paper, result.mode), settings)
-    pdf = _in_colour(result.pdf, settings.colour, f"{game.title}: {MIXED}")
+    pdf = _in_colour(result.pdf, settings.colour, f"{game.title}: {MIXED}", faces, game, components)
     return [OutputFile(name, FileKind.SHEET, pdf, MIXED, paper=paper, sheets=result.sheets)]
 
 
@@ -163,7 +190,8 @@ def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
                         settings.dpi, cache=given.cache)
     title = f"{given.game.title}: {given.component.plural}"
     return [dataclasses.replace(f, name=variant_name(f.name, settings),
-                                data=_in_colour(f.data, settings.colour, title) if f.kind is FileKind.FACES_PDF
+                                data=_in_colour(f.data, settings.colour, title, given.faces, given.game,
+                                                (given.component,)) if f.kind is FileKind.FACES_PDF
                                 else f.data) for f in files]
 
 

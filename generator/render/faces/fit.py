@@ -12,10 +12,11 @@ import math
 from dataclasses import dataclass
 
 from generator.checks import Check
-from generator.errors import DataError
+from generator.errors import DataError, shown
 from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.base.project_fonts import ProjectFont
+from generator.render.base.sandbox import where_data_lacks
 from generator.render.base.units import DEFAULT_BLEED, pt
 from generator.render.faces.draw import image_placement
 from generator.render.faces.glyphs import describe, missing
@@ -67,6 +68,9 @@ def printable_side(game: Game, project: Project, component: Component, side: str
         layout = faces.library.get(layout_name, component.location)
         resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
     except DataError as exc:
+        lacking = where_data_lacks(game, exc)  # a game.yaml cut short: its line, not the layout's
+        if lacking is not None:
+            exc = DataError(f"{exc.message}, which {exc.location} reads (is the file cut short?)", lacking)
         return PrintableSide(component, side, layout_name, error=exc)
     return PrintableSide(component, side, layout_name, layout, resolved)
 
@@ -208,7 +212,7 @@ def _glyph_checks(name: str, resolved: list[tuple[Item, Face]]) -> list[Check]:
             more = f" and {len(lost) - 3} more" if len(lost) > 3 else ""
             chars = ", ".join(describe(c) for c in lost[:3]) + more
             failures.append(Check(f"{name} element '{element.name}' can be drawn", "a glyph for every character",
-                                  f"{item.key}: {text!r} has {chars}, which {lacking}",
+                                  f"{item.key}: {shown(text)} has {chars}, which {lacking}",
                                   False, item.location))
     return failures
 
@@ -240,7 +244,7 @@ def _misfit(element: Element, face: Face) -> str | None:
         size, fits = fit_line(text, element.get("font"), element.get("size"), shrink_floor(element),
                               pt(element.get("max_width")))
         if not fits:
-            return f"{text!r} is wider than {element.get('max_width'):g} mm at {size:g} pt"
+            return f"{shown(text)} is wider than {element.get('max_width'):g} mm at {size:g} pt"
     elif element.type == "textbox":
         text = element.get("text")
         font = element.get("font")

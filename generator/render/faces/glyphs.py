@@ -137,7 +137,9 @@ def drawable_lines(lines: list[tuple[int, str]], display: str, markers: str = ""
         if lost:
             chars = ", ".join(describe(c) for c in lost[:3])
             names = ", ".join(dict.fromkeys(getattr(font, "stem", font) for font in fonts))
-            raise DataError(f"the fonts ({names}) cannot draw {chars}; write the text in a script they have "
-                            "(the shipped fonts: Latin, Greek or Cyrillic)", Location(display, line))
+            error = DataError(f"the fonts ({names}) cannot draw {chars}; write the text in a script they have "
+                              "(the shipped fonts: Latin, Greek or Cyrillic)", Location(display, line))
+            error.lost = tuple(lost)  # type: ignore[attr-defined]  # the caller may find the data that holds them
+            raise error
         out.append((line, text))
     return out

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from generator.errors import DataError, Location, did_you_mean
+from generator.errors import DataError, Location, did_you_mean, shown
 from generator.load.schema import COMMON, LAYOUT, LAYOUT_TYPES, UNSET
 from generator.load.schema import REQUIRED as SCHEMA_REQUIRED
 from generator.load.yamlsrc import MAX_FILE_BYTES, YList, YMap, parse_yaml_bytes, read_yaml
@@ -71,6 +71,8 @@ INK_ROLES = ("background", "frame")  # `ink:` marks what --ink-saver lightens (s
 MAX_REPEAT = 400  # copies one element may make with rows x cols
 ABOVE_ZERO = frozenset({"size", "min_size", "r", "leading"})  # sizes: nothing to draw at zero, mirrored below it
 NOT_NEGATIVE = frozenset({"w", "h", "radius", "stroke_width", "max_width"})
+MAX_MM = 10_000.0  # any position or size (mm, pt or degrees): ten metres, far past any sheet, and no sum overflows
+WHOLE = frozenset({"count", "columns", "first", "last"})  # pips and track boxes: each one is drawn and measured
 TYPE_KEYS: dict[str, dict[str, str]] = {kind: {key.name: key.kind for key in block.keys}
                                         for kind, block in LAYOUT_TYPES.items()}
 ALLOWED_KEYS: dict[str, dict[str, str]] = {kind: {**COMMON_KEYS, **keys} for kind, keys in TYPE_KEYS.items()}
@@ -885,7 +887,11 @@ def _run(value: _Value, context: dict[str, Any], what: str, item: Item) -> Any:
         from jinja2 import TemplateError
 
         if isinstance(exc, TemplateError):
-            raise DataError(f"{what} for {item.key}: {exc}", value.where) from None
+            from generator.render.base.sandbox import lacking_path
+
+            error = DataError(f"{what} for {item.key}: {exc}", value.where)
+            error.data_path = lacking_path(context, exc)  # type: ignore[attr-defined]  # a game.yaml cut short?
+            raise error from None
         if isinstance(exc, (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError, AttributeError)):
             raise DataError(f"{what} for {item.key}: {type(exc).__name__}: {exc}", value.where) from None
         raise
@@ -920,6 +926,13 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
             raise DataError(f"element '{element}' {key} must be a number, got {value!r}{_whose(item)}", where) from None
         if not math.isfinite(number):  # never let inf or nan reach a PDF
             raise DataError(f"element '{element}' {key} must be a finite number, got {value!r}{_whose(item)}", where)
+        if abs(number) > MAX_MM:
+            raise DataError(f"element '{element}' {key} must be within -{MAX_MM:g}..{MAX_MM:g}, got "
+                            f"{shown(value, 40)}{_whose(item)}", where)
+        low = 0 if key in ("count", "columns") else -MAX_REPEAT
+        if key in WHOLE and (number != int(number) or not low <= number <= MAX_REPEAT):
+            raise DataError(f"element '{element}' {key} must be a whole number {low}..{MAX_REPEAT} (each is drawn), "
+                            f"got {shown(value, 40)}{_whose(item)}", where)
         if key in ABOVE_ZERO and number <= 0:  # a size of -5 draws the text upside down, 0 draws nothing
             raise DataError(f"element '{element}' {key} must be above zero, got {value!r}{_whose(item)}", where)
         if key in NOT_NEGATIVE and number < 0:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.engine.playable import Needs, Playable, Span
 from generator.errors import DataError
 from generator.model import Game
 
@@ -20,6 +21,30 @@ ACTIONS = ("snatch", "extra-stock", "curse", "mend", "open")
 # a pair whose action is `none` is off the score sheet: in the published shape a pair scores only with its
 # action, and switching a pair off (`--set combinations.ID.action=none`) replays games from before it
 NO_ACTION = "none"
+
+def _deals_fit(game: Game) -> tuple[str, str] | None:
+    """Each player's cards come from the pirates in play at that player count."""
+    deal = game.rule("deal", Mapping)
+    for players in game.player_range:
+        each, cards = deal.get(players), len(game.deck(PIRATE, players))
+        if isinstance(each, int) and each * players > cards:
+            return (f"such that {players} players x deal.{players} <= {cards}, the pirate cards in play",
+                    f"{players} x {each} = {players * each}")
+    return None
+
+
+# The values this engine plays (`generator.engine.playable`): refused at their line before any game starts.
+PLAYABLE: tuple[Playable, ...] = (
+    Span("deal.*", 1, 100, "cards dealt to each player"),
+    Span("stock_cards", 1, 10, "cards drawn into the stock each round"),
+    Span("extra_stock_cards", 0, 10),
+    Span("keep_per_round", 1, 1, "the engine adds one card to the crew a round"),
+    Span("captain_penalty.*", -100, 100),
+    Span("curse_points", -100, 100),
+    Span("combinations.table.*.points", -100, 100),
+    Span("combinations.table.*.size", 1, 12, "cards in a set, street or full crew"),
+    Needs("deal", _deals_fit),
+)
 
 
 @dataclass(frozen=True)

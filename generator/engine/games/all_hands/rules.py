@@ -9,13 +9,14 @@ from typing import Any
 from generator.engine.base import IllegalAction, Rules
 from generator.engine.games.all_hands.actions import ActionSpace
 from generator.engine.games.all_hands.combos import build_options, final_scorer
-from generator.engine.games.all_hands.config import PIRATE, load_config
+from generator.engine.games.all_hands.config import PIRATE, PLAYABLE, load_config
 from generator.engine.games.all_hands.state import AllHandsState
 from generator.model import Game
 
 
 class AllHandsRules(Rules[AllHandsState]):
     game_id = "all-hands-on-deck"
+    playable = PLAYABLE
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

@@ -16,11 +16,48 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine.playable import Needs, Playable, Span
 from generator.errors import DataError
 from generator.model import Game
 
 MAIN, EXPOSED, PORT = "main", "exposed-port", "port"
 NO_TRUMP = -1
+
+
+def _deck_fits(game: Game) -> tuple[str, str] | None:
+    """Every hand of a pass deals you and the pirate a full hand; the cards left are the ones set aside."""
+    size, hands, aside = (game.rule(p, int) for p in ("hand_size", "hands_per_pass", "set_aside_after_aft"))
+    cards = len(game.deck(MAIN))
+    if 2 * size * hands + aside == cards:
+        return None
+    return (f"such that 2 x hand_size x hands_per_pass + set_aside_after_aft = {cards}, the main deck's cards",
+            f"2 x {size} x {hands} + {aside} = {2 * size * hands + aside}")
+
+
+def _same(path: str, other: str, times: int = 1) -> Needs:
+    """`path` times `times` equals `other`'s value."""
+    def rule(game: Game) -> tuple[str, str] | None:
+        value, wanted = game.rule(path, int), game.rule(other, int)
+        if value * times == wanted:
+            return None
+        shown = f"{other} ({wanted})" if times == 1 else f"{other} / {times} ({wanted} / {times})"
+        return shown + ("" if wanted % times == 0 else ", which is not whole"), str(value)
+    return Needs(path, rule)
+
+
+# The values this engine plays (`generator.engine.playable`): refused at their line before any game starts.
+PLAYABLE: tuple[Playable, ...] = (
+    Span("hand_size", 1, 50, "cards dealt to you and to the pirate"),
+    Span("hands_per_pass", 1, 10, "hands dealt from one shuffle"),
+    Span("set_aside_after_aft", 0, 200),
+    Span("tricks_per_hand", 1, 50),
+    Span("ports_to_win", 1, 50, "one port a hand; a longer game is not one a player sits through"),
+    Span("two_player.cards_each", 1, 25),
+    Span("exposed_stack.flips", 0, 20),
+    Needs("hand_size", _deck_fits),
+    _same("tricks_per_hand", "hand_size"),  # every card of a hand is played, one a trick
+    _same("two_player.cards_each", "hand_size", 2),  # the co-captains split the hand evenly
+)
 
 
 @dataclass(frozen=True)

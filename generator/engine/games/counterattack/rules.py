@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.engine.base import Rules, shuffled
 from generator.engine.games.counterattack.actions import ActionSpace
-from generator.engine.games.counterattack.config import load_config
+from generator.engine.games.counterattack.config import PLAYABLE, load_config
 from generator.engine.games.counterattack.state import CounterattackState, win_tables
 from generator.errors import DataError
 from generator.model import Game
@@ -16,6 +16,7 @@ from generator.model import Game
 
 class CounterattackRules(Rules[CounterattackState]):
     game_id = "counterattack"
+    playable = PLAYABLE
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

@@ -13,8 +13,10 @@ How to add a game's engine, step by step (this package is each step's example):
 1. **config.py**: read every number and card the engine needs from the `Game`
    once, into one frozen dataclass (`load_config`). Never type a game fact
    that the YAML holds; a rule the text leaves open goes in the YAML under a
-   `designed:` note, and the config refuses values the engine cannot play
-   with a `DataError` pointing at the YAML line.
+   `designed:` note. Its `PLAYABLE` table (`generator.engine.playable`)
+   declares the range of every rules value the engine can play (`Span`) and
+   the relations between them (`Needs`); `Rules` refuses a misfit at its YAML
+   line before any game starts, and `pnp validate` lists every one.
 2. **actions.py**: a fixed action space of small integers with readable names
    (`ActionSpace`, a `NamedActions`). Logs and `pnp check` read and write the names.
 3. **state.py**: the game in progress (`State`): whose turn, the legal actions

@@ -1,11 +1,25 @@
-"""Everything the Nim engine reads from the YAML, gathered once per `Rules`."""
+"""Everything the Nim engine reads from the YAML, gathered once per `Rules`, and the values it can play."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import DataError
+from generator.engine.playable import Needs, Playable, Span
 from generator.model import Game
+
+
+def _heap_order(game: Game) -> tuple[str, str] | None:
+    low, high = game.rule("heap_min", int), game.rule("heap_max", int)
+    return None if low <= high else (f"at most heap_max ({high})", str(low))
+
+
+# Checked by `Rules` before any game starts, at the value's YAML line (`generator.engine.playable`).
+PLAYABLE: tuple[Playable, ...] = (
+    Span("heap_min", 1, 1000, "doubloons in the pile at the start"),
+    Span("heap_max", 1, 1000, "doubloons in the pile at the start"),
+    Span("take_max", 1, 100, "doubloons a turn may take"),
+    Needs("heap_min", _heap_order),
+)
 
 
 @dataclass(frozen=True)
@@ -16,10 +30,4 @@ class NimConfig:
 
 
 def load_config(game: Game) -> NimConfig:
-    config = NimConfig(game.rule("heap_min", int), game.rule("heap_max", int), game.rule("take_max", int))
-    if not 1 <= config.heap_min <= config.heap_max:
-        raise DataError(f"rules: heap_min and heap_max must satisfy 1 <= heap_min <= heap_max, got "
-                        f"{config.heap_min} and {config.heap_max}", game.rule_location("heap_min"))
-    if config.take_max < 1:
-        raise DataError(f"rules: take_max must be at least 1, got {config.take_max}", game.rule_location("take_max"))
-    return config
+    return NimConfig(game.rule("heap_min", int), game.rule("heap_max", int), game.rule("take_max", int))

@@ -8,13 +8,14 @@ from typing import Any
 
 from generator.engine.base import IllegalAction, Rules
 from generator.engine.games.example.actions import ActionSpace
-from generator.engine.games.example.config import load_config
+from generator.engine.games.example.config import PLAYABLE, load_config
 from generator.engine.games.example.state import NimState
 from generator.model import Game
 
 
 class NimRules(Rules[NimState]):
     game_id = "nim"  # the data folder's name: data/nim/
+    playable = PLAYABLE  # the rules values it can play, checked before any game
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

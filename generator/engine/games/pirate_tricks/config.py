@@ -13,10 +13,75 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.engine.games.pirate_tricks.scoring import recruitment_spec
-from generator.errors import DataError
+from generator.engine.playable import Needs, Playable, Span
+from generator.errors import DataError, Location
 from generator.model import Game, Item
 
 CREW = "crew"
+
+
+def _all_dealt(game: Game) -> tuple[str, str, Location] | None:
+    """At every player count each player gets a hand and a row, and every crew card in play is dealt."""
+    each = sum(game.rule(p, int) for p in ("hand_size", "row.face_up", "row.face_down"))
+    for players in game.player_range:
+        cards = len(game.deck(CREW, players))
+        if each * players != cards:
+            variant = game.player_counts.get(players)
+            where = variant.location if variant is not None and variant.remove else game.rule_location("hand_size")
+            return (f"such that {players} x (hand_size + row.face_up + row.face_down) = {cards}, the crew cards "
+                    f"in play with {players} players", f"{players} x {each} = {each * players}", where)
+    return None
+
+
+def _tricks(game: Game) -> tuple[str, str] | None:
+    """A hand and a row, less the ditch, is one card for each trick."""
+    hand, up, down, ditch = (game.rule(p, int) for p in ("hand_size", "row.face_up", "row.face_down", "ditch"))
+    tricks = game.rule("tricks", int)
+    if tricks == hand + up + down - ditch:
+        return None
+    return (f"hand_size + row.face_up + row.face_down - ditch ({hand} + {up} + {down} - {ditch})", str(tricks))
+
+
+def _track(game: Game) -> tuple[str, str] | None:
+    low, high = game.rule("prediction_track.min", int), game.rule("prediction_track.max", int)
+    return None if low <= high else (f"at most prediction_track.max ({high})", str(low))
+
+
+def _score_decks_last(game: Game) -> tuple[str, str] | None:
+    """Each score deck deals its cards every round of the longest game the rules allow."""
+    rounds = max([game.rule("rounds", int), *(int(r) for r in game.rule("round_options", (list, tuple)))])
+    for name, each in game.rule("score_cards_per_round", Mapping).items():
+        cards = len(game.deck(str(name))) if game.has_component(str(name)) else 0
+        if int(each) * rounds > cards:
+            return (f"such that {rounds} rounds x score_cards_per_round.{name} <= {cards}, the {name} cards",
+                    f"{rounds} x {each} = {rounds * int(each)}")
+    return None
+
+
+# The values this engine plays (`generator.engine.playable`): refused at their line before any game starts.
+PLAYABLE: tuple[Playable, ...] = (
+    Span("hand_size", 1, 30, "crew cards dealt to each hand"),
+    Span("row.face_up", 0, 20),
+    Span("row.face_down", 0, 20),
+    Span("rows_per_player", 1, 1, "the engine deals one row per player"),
+    Span("max_bids_per_row", 1, 10),
+    Span("zero_tie_loon", 0, 100),
+    Span("start_loon.coins.*.value", 1, 100),
+    Span("start_loon.coins.*.count", 0, 100),
+    Span("start_loon.total", 0, 10000),
+    Span("top_up", 0, 100),
+    Span("rounds", 1, 10),
+    Span("round_options.*", 1, 10),
+    Span("tricks", 1, 50),
+    Span("ditch", 0, 20),
+    Span("score_cards_per_round.*", 0, 10),
+    Span("prediction_track.min", 0, 50),
+    Span("prediction_track.max", 0, 50),
+    Needs("hand_size", _all_dealt),
+    Needs("tricks", _tricks),
+    Needs("prediction_track.min", _track),
+    Needs("score_cards_per_round", _score_decks_last),
+)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.engine.base import Rules, shuffled
 from generator.engine.games.pirate_tricks.actions import ActionSpace
-from generator.engine.games.pirate_tricks.config import load_config
+from generator.engine.games.pirate_tricks.config import PLAYABLE, load_config
 from generator.engine.games.pirate_tricks.state import PirateTricksState
 from generator.errors import DataError, UsageError
 from generator.model import Game
@@ -18,6 +18,7 @@ class PirateTricksRules(Rules[PirateTricksState]):
     """`rounds` picks the game length (3 by the rules; `rules.round_options` lists the longer games)."""
 
     game_id = "pirate-tricks"
+    playable = PLAYABLE
 
     def __init__(self, game: Game, rounds: int | None = None) -> None:
         super().__init__(game)

@@ -14,10 +14,48 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from generator.engine.playable import Needs, Playable, Span
 from generator.errors import DataError, Location
 from generator.model import Game
 
 SHIP, MERCENARY, BOARD = "ship", "mercenary", "sea-board"
+
+
+def _fleets_last(game: Game) -> tuple[str, str] | None:
+    """Each captain draws one tile after every turn: a fleet lasts its tiles less the hand, plus the last turn."""
+    hand, turns = game.rule("hand_size", int), game.rule("turns", int)
+    tiles: dict[str, int] = {}
+    for item in game.deck(SHIP):
+        tiles[str(item["fleet"])] = tiles.get(str(item["fleet"]), 0) + 1
+    for fleet, count in sorted(tiles.items()):
+        if count < hand:
+            return f"at most the {count} tiles of the {fleet} fleet", str(hand)
+        if turns != count - hand + 1:
+            return (f"the turns the {fleet} fleet lasts: {count} tiles - hand_size {hand} + 1 = {count - hand + 1}",
+                    str(turns))
+    return None
+
+
+def _gold(game: Game) -> tuple[str, str] | None:
+    """`starting_gold` written as a plain number (rather than `value:`) is a count of gold too."""
+    start = game.rule("starting_gold")
+    if isinstance(start, Mapping) or (isinstance(start, int) and not isinstance(start, bool) and 0 <= start <= 100):
+        return None
+    return "0..100", repr(start)[:40]
+
+
+# The values this engine plays (`generator.engine.playable`): refused at their line before any game starts.
+PLAYABLE: tuple[Playable, ...] = (
+    Span("hand_size", 1, 20, "tiles in hand at the start"),
+    Span("turns", 1, 100),
+    Span("starting_gold.value", 0, 100),
+    Span("starting_gold.second_player", 0, 100),
+    Span("scoring.sets.*", 0, 1000),
+    Span("scoring.runs.*", 0, 1000),
+    Span("scoring.ship_on_rival_sea", 0, 100),
+    Needs("starting_gold", _gold),
+    Needs("turns", _fleets_last),
+)
 
 # Effect kinds the engine knows. `reads`: depends on which ships burn; `writes`: changes it.
 KINDS = ("none", "gold", "vp", "steal", "trade", "bounty", "ignite", "broadside", "repair", "salvage", "ram")

@@ -9,13 +9,14 @@ from typing import Any
 from generator.engine.base import IllegalAction, Rules
 from generator.engine.games.under_fire.actions import ActionSpace
 from generator.engine.games.under_fire.board import LineScorer, build_geometry
-from generator.engine.games.under_fire.config import UnderFireConfig, load_config
+from generator.engine.games.under_fire.config import PLAYABLE, UnderFireConfig, load_config
 from generator.engine.games.under_fire.state import UnderFireState
 from generator.model import Game
 
 
 class UnderFireRules(Rules[UnderFireState]):
     game_id = "pirates-under-fire"
+    playable = PLAYABLE
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
