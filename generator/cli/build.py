@@ -160,9 +160,11 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     started = time.perf_counter()
     with BuildSession(ctx.project, registry=ctx.registry) as session:
         if only:
-            known = {c.id for game in _loadable(session, games) for c in game.components}
+            loaded = _loadable(session, games)
+            known = {c.id for game in loaded for c in game.components}
             unknown = [c for c in only if c not in known]
-            if unknown:
+            # a game that does not load may hold it: the build then says what is wrong with that game instead
+            if unknown and len(loaded) == len(session.game_ids(games)):
                 raise UsageError(f"--only {unknown[0]!r}: no such component (components: {', '.join(sorted(known))})")
         result, broken = build_apart(session, games, options, force=force, clean=clean,
                                      progress=_progress_bar if ctx.show_progress else None)
