@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from generator.errors import DataError, Location, UsageError, clipped, shown
+from generator.errors import DataError, Location, UsageError, clipped, did_you_mean, shown
 from generator.load.yamlsrc import YList, YMap, parse_yaml
 
 SECTIONS = ("game", "contents", "player_counts", "rules", "components", "theme")
@@ -100,7 +100,10 @@ def _start(sections: dict[str, tuple[Any, Location]], components: list[tuple[Any
                  for item in (component.get("items") or []) if isinstance(item, dict) and item.get("id") == steps[1]]
         if len(found) != 1:
             what = "no component has" if not found else f"{len(found)} components have"
-            raise _error(override, f"{what} an item with id {steps[1]!r}")
+            every = [str(item["id"]) for component in component_list if isinstance(component, dict)
+                     for item in (component.get("items") or []) if isinstance(item, dict) and "id" in item]
+            hint = did_you_mean(str(steps[1]), every) if not found else ""
+            raise _error(override, f"{what} an item with id {steps[1]!r}{hint}")
         return found[0], steps[:2]
     ids = [component.get("id") for component in component_list if isinstance(component, dict)]
     if head in ids and len(steps) > 1:
@@ -119,7 +122,8 @@ def _child(node: Any, step: str, walked: list[str], override: Override) -> Any:
                  for entry in value if isinstance(entry, dict) and entry.get("id") == step]
         if len(found) == 1:
             return found[0]
-        raise _error(override, f"{_at(walked)} has no {step!r} (has: {_keys(node)})")
+        raise _error(override, f"{_at(walked)} has no {step!r}{did_you_mean(str(step), _names(node))} "
+                               f"(has: {_keys(node)})")
     if isinstance(node, list):
         for entry in node:
             if isinstance(entry, dict) and entry.get("id") == step:
@@ -215,13 +219,18 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _keys(node: Any) -> str:
+def _names(node: Any) -> list[str]:
+    """What a path step may name here: a mapping's keys and the ids of the entries of its lists, or a list's ids."""
     if isinstance(node, dict):
         keys = [str(k) for k in node]
         keys += [str(e["id"]) for v in node.values() if isinstance(v, list)
                  for e in v if isinstance(e, dict) and "id" in e]
-    else:
-        keys = [str(e["id"]) for e in node if isinstance(e, dict) and "id" in e] or [str(i) for i in range(len(node))]
+        return keys
+    return [str(e["id"]) for e in node if isinstance(e, dict) and "id" in e] or [str(i) for i in range(len(node))]
+
+
+def _keys(node: Any) -> str:
+    keys = _names(node)
     return ", ".join(keys[:12]) + (", ..." if len(keys) > 12 else "")
 
 

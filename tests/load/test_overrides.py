@@ -56,6 +56,8 @@ def test_items_components_integer_keys_and_text(project: Project) -> None:
     ("deal=[1, 2]", "expected a mapping"),
     ("points", "--set 'points': write PATH=VALUE"),
     ("a..b=1", "write PATH=VALUE"),
+    ("combinations.full-crwe.points=3", "combinations has no 'full-crwe'; did you mean 'full-crew'?"),
+    ("items.gunnr.count=3", "no component has an item with id 'gunnr'; did you mean 'gunner'?"),
 ])
 def test_bad_overrides_are_one_line_usage_errors(project: Project, spec: str, message: str) -> None:
     with pytest.raises(UsageError) as caught:
