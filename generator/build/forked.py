@@ -123,7 +123,11 @@ def _send_all(outbox: Any, send: Any) -> None:
         except OSError:  # the parent stopped listening (it failed or was interrupted)
             return
         except Exception as exc:  # a result or error that does not pickle: say so, as that job's failure
-            send.send((message[0], False, RuntimeError(f"a job's result could not be sent back: {exc!r}")))
+            index, ok, value = message
+            if not ok and isinstance(value, PnpError):  # its words and file:line travel; what it carried stays
+                send.send((index, False, type(value)(value.message, value.location)))
+            else:
+                send.send((index, False, RuntimeError(f"a job's result could not be sent back: {exc!r}")))
 
 
 class ForkedJobs:

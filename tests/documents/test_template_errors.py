@@ -140,7 +140,7 @@ def test_a_character_no_font_draws_is_blamed_on_the_cards_line(project_copy, cap
     assert code == 1 and "Traceback" not in out + err
     failures = [text.strip() for text in out.splitlines() if text.startswith("  ") and ": expected " in text]
     assert failures and all(f.startswith(f"data/counterattack/cards.yaml:{line}: ") for f in failures), failures
-    assert "port/tortuga: the shipped fonts (Serif, Sans) cannot draw '\u2603' (U+2603 SNOWMAN)" in failures[0]
+    assert "port/tortuga: the fonts (Serif, Sans) cannot draw '\u2603' (U+2603 SNOWMAN)" in failures[0]
     assert "(printed by templates/rulebooks/counterattack.md.j2:" in failures[0]
 
 
@@ -149,7 +149,8 @@ def test_a_theme_cut_short_is_blamed_on_game_yaml_by_layouts_and_documents(proje
 
     path = project_copy.data_dir / "counterattack" / "game.yaml"
     text = path.read_text()
-    path.write_text(text[:text.index("    skulls:")] + text[text.index("\ncontents:"):])  # the last suit lost
+    skulls = text.index("    skulls:")
+    path.write_text(text[:skulls] + text[text.index("\n", skulls) + 1:])  # the last suit lost
     suits_line = text[:text.index("  suits:")].count("\n") + 1
     code, out, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "counterattack")
     assert code == 1 and "Traceback" not in out + err
