@@ -19,7 +19,6 @@ class Check:
     players: int | None = None
     broken: bool = False  # a layout or template could not be read or drawn: bad data, not a bad deck
     warning: bool = False  # passes, but says something worth fixing (art below 300 dpi): shown, never fails
-    unplayable: bool = False  # a rules value the engine cannot play: nothing builds with it, --force or not
     # Where the expected value is set, when that is another line than `location` (a rules value the
     # counted cards must match): a failure names both, since either may be the one to fix.
     source: Location | None = None

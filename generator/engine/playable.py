@@ -130,4 +130,4 @@ def checks(game: Game, table: Sequence[Playable]) -> list[Check]:
     if not found:
         return [Check.holds("rules values the engine can play", True, "every value playable", "all playable",
                             game.rule_location(""))]
-    return [Check(f"rules: '{path}'", wanted, got, False, where, unplayable=True) for path, wanted, got, where in found]
+    return [Check(f"rules: '{path}'", wanted, got, False, where) for path, wanted, got, where in found]

@@ -227,18 +227,3 @@ def test_no_value_ends_in_a_traceback_from_the_commands(copy: Project, capsys: p
                              *[arg for o in rest for arg in ("--set", str(o))])
     assert code in (0, 2) and "Traceback" not in out + err
 
-
-def test_build_with_force_still_refuses_a_value_the_engine_cannot_play_at_its_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """--force builds a deck that fails its checks, but no job could draw a game whose rules cannot be played:
-    the build stops at the value's own line, not at a template that meets it later."""
-    project = copy_sources(tmp_path)
-    game_yaml = project.data_dir / "counterattack" / "game.yaml"
-    edit(game_yaml, "  hand_size: 10", "  hand_size: 0")
-    line = next(n for n, text in enumerate(game_yaml.read_text().splitlines(), 1) if "hand_size: 0" in text)
-    code, _out, err = run_pnp(capsys, "--root", str(project.root), "-q", "build", "counterattack", "--force",
-                              "--paper", "a4")
-    assert code == 2
-    assert err.strip().splitlines() == [f"pnp: data/counterattack/game.yaml:{line}: rules: 'hand_size': "
-                                        "expected 1..50 (cards dealt to you and to the pirate), got 0"]
-    assert not (project.output_dir / "counterattack").exists() or not any((project.output_dir / "counterattack").glob("*.pdf"))
