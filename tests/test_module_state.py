@@ -94,6 +94,7 @@ def module_state(source: str) -> list[str]:
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", MODULES, ids=[p.relative_to(PACKAGE).as_posix() for p in MODULES])
 def test_no_module_wide_mutable_state(path: Path) -> None:
     assert module_state(path.read_text(encoding="utf-8")) == []

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from generator import __version__
@@ -133,6 +134,7 @@ def test_a_misspelt_game_or_command_gets_the_likely_one(project: Project, capsys
     assert code == 2 and "unknown bot 'heurstic'; did you mean 'heuristic'?" in err
 
 
+@pytest.mark.slow
 def test_choices_ignore_case_and_root_may_follow_the_command(project: Project, tmp_path: Path, capsys,
                                                             monkeypatch) -> None:
     elsewhere = tmp_path / "elsewhere"
@@ -158,6 +160,7 @@ def test_choices_ignore_case_and_root_may_follow_the_command(project: Project, t
     assert code == 2 and "--only 'nothing'" in err  # the choices passed; the component does not exist
 
 
+@pytest.mark.slow
 def test_validate_lists_every_check_with_verbose_and_failures_always(project_copy: Project, capsys) -> None:
     project = project_copy
     code, out, _err = _pnp(capsys, "--root", str(project.root), "validate", "-v", "counterattack")

@@ -84,6 +84,7 @@ def tmpfs(tmp_path: Path) -> Iterator[callable]:  # type: ignore[valid-type]
 # --- output/ faults -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_full_disk_under_output_is_one_line_and_leaves_no_temporary(small: Path, tmpfs) -> None:
     tmpfs(small / "output", size="48k")
     result = pnp(small, *BUILD)
@@ -91,23 +92,27 @@ def test_full_disk_under_output_is_one_line_and_leaves_no_temporary(small: Path,
     no_temporaries(small / "output")
 
 
+@pytest.mark.slow
 def test_read_only_output_is_one_line(small: Path, tmpfs) -> None:
     tmpfs(small / "output", read_only=True)
     one_line_error(pnp(small, *BUILD), "read-only")
 
 
+@pytest.mark.slow
 def test_output_being_a_file_is_one_line(small: Path) -> None:
     (small / "output").write_text("not a folder")
     one_line_error(pnp(small, *BUILD), "output is a file where a folder is needed", "move it away")
     assert (small / "output").read_text() == "not a folder"
 
 
+@pytest.mark.slow
 def test_game_folder_in_output_being_a_file_is_one_line(small: Path) -> None:
     (small / "output").mkdir()
     (small / "output" / "counterattack").write_text("x")
     one_line_error(pnp(small, *BUILD), "output/counterattack is a file where a folder is needed")
 
 
+@pytest.mark.slow
 def test_index_html_being_a_folder_is_one_line(small: Path) -> None:
     (small / "output" / "index.html").mkdir(parents=True)
     line = one_line_error(pnp(small, *BUILD), "output/index.html is a folder")
@@ -118,6 +123,7 @@ def test_index_html_being_a_folder_is_one_line(small: Path) -> None:
 # --- --log / --report -----------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", ["--log", "--report"])
 def test_log_and_report_on_a_full_disk(small: Path, tmpfs, option: str) -> None:
     disk = tmpfs(small / "disk", size="8k")
@@ -127,12 +133,14 @@ def test_log_and_report_on_a_full_disk(small: Path, tmpfs, option: str) -> None:
     assert sorted(p.name for p in disk.iterdir()) == ["filler"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", ["--log", "--report"])
 def test_log_and_report_on_a_read_only_disk(small: Path, tmpfs, option: str) -> None:
     disk = tmpfs(small / "disk", read_only=True)
     one_line_error(pnp(small, *SIMULATE, option, str(disk / "out.file")), "read-only")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("option", "kind"), [("--log", "fifo"), ("--log", "symlink"), ("--log", "device"),
                                               ("--log", "folder"), ("--report", "fifo"), ("--report", "symlink")])
 def test_log_and_report_never_replace_what_is_not_a_regular_file(small: Path, option: str, kind: str) -> None:
@@ -160,6 +168,7 @@ def test_log_and_report_never_replace_what_is_not_a_regular_file(small: Path, op
         assert target.is_symlink()
 
 
+@pytest.mark.slow
 def test_log_over_a_regular_file_is_replaced(small: Path) -> None:
     log = small / "games.jsonl"
     log.write_text("old\n")
@@ -167,6 +176,7 @@ def test_log_over_a_regular_file_is_replaced(small: Path) -> None:
     assert len(log.read_text().splitlines()) == 20
 
 
+@pytest.mark.slow
 def test_sigterm_is_handled_like_ctrl_c_and_leaves_no_hidden_log(small: Path) -> None:
     """SIGTERM the moment the log's temporary appears: exit 130, one line, no hidden file. (No game was
     finished yet, so there is no log either; the test below interrupts a run with games to keep.)"""
@@ -246,6 +256,7 @@ def test_an_interrupt_right_after_the_temporary_is_created_leaves_nothing(tmp_pa
 # --- permissions and leftovers --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_outputs_follow_the_users_umask(small: Path) -> None:
     assert pnp(small, *BUILD, umask=0o022).returncode == 0
     written = [p for p in (small / "output").rglob("*") if p.is_file()]
@@ -256,6 +267,7 @@ def test_outputs_follow_the_users_umask(small: Path) -> None:
     assert stat.S_IMODE(log.stat().st_mode) == 0o640
 
 
+@pytest.mark.slow
 def test_a_killed_builds_temporaries_are_cleaned_by_the_next_build(small: Path) -> None:
     folder = small / "output" / "counterattack"
     folder.mkdir(parents=True)
@@ -273,6 +285,7 @@ def test_a_killed_builds_temporaries_are_cleaned_by_the_next_build(small: Path) 
     assert live.exists() and mine.exists()
 
 
+@pytest.mark.slow
 def test_a_stopped_build_removes_what_its_stopped_workers_left(small: Path) -> None:
     """Ctrl-C or SIGTERM mid-build: a forked worker stopped mid-write leaves a temporary, which the stopped
     build removes on its way out (`pnp watch` and `pnp serve` end there), not the next build."""
@@ -322,6 +335,7 @@ def _alive(pid: int) -> bool:
     return fields[0] != "Z"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds worker processes through /proc (Linux)")
 def test_workers_exit_when_the_parent_is_killed(small: Path) -> None:
     process = subprocess.Popen([*PNP, "--root", str(small), "-q", "simulate", "counterattack", "--games", "2000000",

@@ -54,6 +54,7 @@ def built(built_once: Path, tmp_path: Path) -> Path:
     return tmp_path / "p"
 
 
+@pytest.mark.slow
 def test_a_build_with_nothing_to_redo_imports_no_drawing_code(built: Path) -> None:
     before = outputs(built)
     loaded, _ = pnp_in_new_process(built)

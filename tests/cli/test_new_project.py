@@ -83,6 +83,7 @@ def test_new_with_csv_keeps_the_cards_in_a_sheet(tmp_path: Path, capsys: pytest.
     assert code == 1 and "contents: treasure cards" in out and "13" in out  # the sheet is the source of the count
 
 
+@pytest.mark.slow
 def test_new_from_a_shipped_game_renames_its_id_and_layouts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_pnp(capsys, "init", str(tmp_path))
     code, out, err = run_pnp(capsys, "--root", str(tmp_path), "-q", "new", "my-ports", "--from", "counterattack")

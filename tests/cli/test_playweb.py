@@ -129,6 +129,7 @@ def test_a_browser_round_of_pirate_tricks_never_shows_a_hidden_card_or_bid(clien
     assert true.round > 0 or state["over"]
 
 
+@pytest.mark.slow
 def test_the_page_setup_and_a_game_over_http(client: Client) -> None:
     status, page = client.request("GET", f"{PREFIX}counterattack")
     assert status == 200 and 'data-game="counterattack"' in page
@@ -157,6 +158,7 @@ def test_the_page_setup_and_a_game_over_http(client: Client) -> None:
     assert status == 404 and "start a new one" in gone["error"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("what", "data", "status", "message"), [
     ("new", {"players": 9}, 400, "--players 9: counterattack is played by 1, 2 players"),
     ("new", {"seat": "one"}, 400, "'seat' must be a whole number"),
@@ -168,6 +170,7 @@ def test_bad_requests_are_one_line_errors(client: Client, what: str, data: Any, 
     assert got == status and message in answer["error"]
 
 
+@pytest.mark.slow
 def test_illegal_moves_and_bad_bodies_are_refused_by_the_engine(client: Client) -> None:
     _status, state = client.post("counterattack", "new", {"seed": 3})
     token = state["token"]
@@ -183,6 +186,7 @@ def test_illegal_moves_and_bad_bodies_are_refused_by_the_engine(client: Client) 
     assert status == 404
 
 
+@pytest.mark.slow
 def test_a_bad_table_layout_is_one_line_at_its_line(client: Client, project: Project) -> None:
     path = project.templates_dir / "play" / "counterattack.yaml"
     path.write_text("zones:\n  hand: {x: 2, y: 68, w: 960, h: 30}\n", encoding="utf-8")
@@ -192,6 +196,7 @@ def test_a_bad_table_layout_is_one_line_at_its_line(client: Client, project: Pro
                                "to 100, got 960")
 
 
+@pytest.mark.slow
 def test_games_in_progress_are_saved_when_the_server_stops(client: Client, project: Project,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from tests.helpers import run_pnp

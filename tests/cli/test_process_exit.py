@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import copy_sources
 
 ENTRY = "from generator.cli import main\nmain()\n"  # what the `pnp` script does: main() without arguments
@@ -41,6 +43,7 @@ def test_a_thread_still_running_is_waited_for() -> None:
     assert sorted(done.stdout.splitlines()) == ["pnp, version 0.1.0", "thread done"]
 
 
+@pytest.mark.slow
 def test_a_build_in_its_own_process_leaves_complete_files_and_manifest(tmp_path: Path) -> None:
     """Two processes in a row: the second finds the first's manifest whole, so it has nothing to redo."""
     copy_sources(tmp_path)

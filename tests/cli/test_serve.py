@@ -38,6 +38,7 @@ def _lines(process: subprocess.Popen[str]) -> queue.Queue[str]:
     return lines
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp_path: Path) -> None:
     project = copy_sources(tmp_path / "project")
@@ -102,6 +103,7 @@ def test_the_page_follows_saves_shows_errors_and_opens_a_face_with_its_lines(tmp
     assert code == 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_the_page_keeps_following_a_server_that_restarts(tmp_path: Path) -> None:
     """`pnp serve` stopped and started again (to change --paper, say): an open page waits for it and reloads on
@@ -145,6 +147,7 @@ def _get(server: PreviewServer, path: str) -> tuple[int, bytes, dict[str, str]]:
     return response.status, body, {k.lower(): v for k, v in response.getheaders()}
 
 
+@pytest.mark.slow
 def test_the_server_hands_out_files_under_output_and_nothing_else(tmp_path: Path) -> None:
     output = tmp_path / "project" / "output"
     (output / "game" / "preview").mkdir(parents=True)
@@ -195,6 +198,7 @@ SEGMENTS = st.sampled_from(["", ".", "..", "%2e%2e", "%2E.", ".cache", "manifest
                             "..%2f..", "%00", "~"])
 
 
+@pytest.mark.slow
 def test_any_request_path_gets_a_file_under_output_or_nothing(tmp_path: Path) -> None:
     output = tmp_path / "project" / "output"
     (output / "game" / "preview").mkdir(parents=True)
@@ -216,6 +220,7 @@ def test_any_request_path_gets_a_file_under_output_or_nothing(tmp_path: Path) ->
         check()
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_a_one_line_error(tmp_path: Path) -> None:
     with PreviewServer(tmp_path, "127.0.0.1", 0, BuildState(), b"") as taken:
         port = taken.httpd.server_address[1]
@@ -237,6 +242,7 @@ def _ipv6_loopback() -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _ipv6_loopback(), reason="this machine has no IPv6 loopback")
 def test_an_ipv6_host_is_served(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<p>gallery</p>")
@@ -293,6 +299,7 @@ def _burst(port: int, clients: int, bound: float) -> list[bytes]:
     return replies
 
 
+@pytest.mark.slow
 def test_a_burst_of_500_clients_at_once_is_served_in_full(tmp_path: Path) -> None:
     """The standard server's backlog of 5 dropped connections under a burst (59 of 500 failed, the slowest
     waited 59 s for the kernel's retries); with a real backlog and a bounded pool every client is answered."""
@@ -304,6 +311,7 @@ def test_a_burst_of_500_clients_at_once_is_served_in_full(tmp_path: Path) -> Non
     assert len(served) == 500
 
 
+@pytest.mark.slow
 def test_content_length_is_the_size_of_the_file_sent_while_files_are_replaced(tmp_path: Path) -> None:
     """A rebuild replaces files by renaming a new one over the old: the length sent is the opened file's."""
     versions = [b"small" * 20, b"large" * 40_000]
@@ -334,6 +342,7 @@ def test_content_length_is_the_size_of_the_file_sent_while_files_are_replaced(tm
             replacer.join()
 
 
+@pytest.mark.slow
 def test_a_client_that_hangs_up_mid_download_prints_nothing(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     import socket
     import struct
@@ -353,6 +362,7 @@ def test_a_client_that_hangs_up_mid_download_prints_nothing(tmp_path: Path, capf
     assert capfd.readouterr().err == ""
 
 
+@pytest.mark.slow
 def test_a_link_into_the_build_cache_is_not_served(tmp_path: Path) -> None:
     output = tmp_path / "output"
     (output / ".cache").mkdir(parents=True)
@@ -378,6 +388,7 @@ def _get_as(server: PreviewServer, host: str) -> int:
     return status
 
 
+@pytest.mark.slow
 def test_on_loopback_only_requests_for_this_machines_names_are_answered(tmp_path: Path) -> None:
     """DNS rebinding: a page on evil.example points its name at 127.0.0.1 and reads the preview. The Host
     header it sends names evil.example, which a loopback server refuses."""
@@ -397,6 +408,7 @@ def test_an_empty_host_is_refused_rather_than_listening_everywhere(tmp_path: Pat
         PreviewServer(tmp_path, "", 0, BuildState(), b"")
 
 
+@pytest.mark.slow
 def test_quiet_keeps_the_warning_that_the_preview_is_on_the_network(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.helpers import run_pnp

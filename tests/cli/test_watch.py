@@ -20,6 +20,7 @@ from generator.project import Project
 from tests.helpers import edit
 
 
+@pytest.mark.slow
 def test_watch_loop_rebuilds_reports_errors_and_recovers(project_copy: Project) -> None:
     cards = project_copy.data_dir / "counterattack" / "cards.yaml"
     options = BuildOptions(papers=("a4",), exports=("sheets", "preview"))
@@ -54,6 +55,7 @@ def _next_line(lines: queue.Queue[str], timeout: float = 60) -> str:
     return lines.get(timeout=timeout)
 
 
+@pytest.mark.slow
 def test_a_folder_moved_away_and_back_is_noticed(project_copy: Project, tmp_path) -> None:
     """A folder rename is one event, for the folder: its layouts going is an error, their return a recovery."""
     import shutil
@@ -85,6 +87,7 @@ def test_a_first_build_that_fails_says_start(project_copy: Project) -> None:
     assert lines[0].startswith("start: error: data/counterattack/cards.yaml:19: ")
 
 
+@pytest.mark.slow
 def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
     env = {**os.environ, "CI": "1"}
     process = subprocess.Popen(
@@ -113,6 +116,7 @@ def test_real_pnp_watch_picks_up_an_edit(project_copy: Project) -> None:
         process.wait(timeout=10)
 
 
+@pytest.mark.slow
 def test_watch_hit_by_100_saves_in_a_second_ends_matching_the_last_save(tmp_path) -> None:
     """Saves land before, during and between rebuilds; the last one always ends up in output/."""
     import shutil
@@ -226,6 +230,7 @@ def test_pnp_watch_refuses_a_bad_option_in_one_line(project_copy: Project, capsy
     assert "Traceback" not in err + out
 
 
+@pytest.mark.slow
 def test_a_rebuild_line_says_when_the_cards_were_done_before_the_documents(project_copy: Project) -> None:
     """A renamed port card redraws its sheets and the documents that show the name; with --jobs 2 the
     sheets are written first, and the line gives both times."""
@@ -308,6 +313,7 @@ def test_editors_temporary_files_are_not_changes(project_copy: Project) -> None:
     assert lines[-1].startswith("templates/layouts/gone: ")
 
 
+@pytest.mark.slow
 def test_watch_force_rebuilds_a_deck_that_fails_validation(project_copy: Project) -> None:
     from generator.cli.watch import watch_and_build
     from generator.engine.registry import REGISTRY

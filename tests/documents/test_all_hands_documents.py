@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from generator.engine.games.all_hands.rules import AllHandsRules
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
@@ -11,6 +13,7 @@ from generator.render.documents.templating import number_word
 from tests.documents.helpers import form_placements, reader, words
 
 
+@pytest.mark.slow
 def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(project, games):
     game = games["all-hands-on-deck"]
     said = words(rulebook_pdf(game, project, "a4"))
@@ -21,6 +24,7 @@ def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(project, game
     assert "A round, worked through" in said and "Final scoring, worked through" in said
 
 
+@pytest.mark.slow
 def test_final_scoring_example_is_what_the_engine_scores(project, games):
     """The crew pile drawn in the final example, laid out by the engine, scores what the text says."""
     game = games["all-hands-on-deck"]
@@ -43,6 +47,7 @@ def test_final_scoring_example_is_what_the_engine_scores(project, games):
     assert total == layout + during - game.rule("curse_points", int)
 
 
+@pytest.mark.slow
 def test_score_sheet_action_column_and_curse_faces(project, games):
     game = games["all-hands-on-deck"]
     template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "score-sheet")
@@ -61,6 +66,7 @@ def _score_sheet_words(game, project) -> str:
     return words(sheet_pdf(game, project, template, "a4", fillable=False))
 
 
+@pytest.mark.slow
 def test_every_pair_action_in_play_is_on_the_score_sheet_and_in_the_rulebook(project, games):
     game = games["all-hands-on-deck"]
     pairs = [c for c in AllHandsRules(game).config.combinations if c.action]
@@ -72,6 +78,7 @@ def test_every_pair_action_in_play_is_on_the_score_sheet_and_in_the_rulebook(pro
                 assert combo["label"] in said and words_of(combo["text"]) in said and combo["when"] in said
 
 
+@pytest.mark.slow
 def test_a_pair_switched_off_leaves_the_score_sheet_and_the_rulebook(project):
     from generator.load import load_game
     from generator.load.overrides import parse_overrides

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from generator.render.documents.templating import number_word
 from tests.documents.helpers import reader, words
 
 
+@pytest.mark.slow
 def test_rulebook_six_hands_and_two_player_lead(project, games):
     game = games["counterattack"]
     said = words(rulebook_pdf(game, project, "a4"))
@@ -21,6 +24,7 @@ def test_rulebook_six_hands_and_two_player_lead(project, games):
     assert "Turning over the last card of the stack empties it, and that ends trump" in said
 
 
+@pytest.mark.slow
 def test_campaign_log_is_explained_and_every_box_is_labelled(project, games):
     game = games["counterattack"]
     template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "campaign-log")

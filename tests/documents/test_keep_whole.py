@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.pdfgen.canvas import Canvas
@@ -26,6 +27,7 @@ def block(style, kind, items):  # type: ignore[no-untyped-def]
     return [*paragraphs, Spacer(1, 6)]
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(kind=st.sampled_from(["list", "paragraphs"]), items=st.lists(st.sampled_from(ITEMS), min_size=1, max_size=5),
        widths=st.lists(st.sampled_from([90.0, 150.5, 300.0, 480.0]), min_size=1, max_size=6))

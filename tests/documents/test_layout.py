@@ -13,6 +13,9 @@ from generator.render.documents.rulebook import parse_template, rulebook_pdf, ru
 from tests.documents.conftest import GAMES
 from tests.documents.helpers import form_placements, logical_pages, reader
 
+# every test here reads the session's rulebooks and booklets of all four games: seconds to build
+pytestmark = pytest.mark.slow
+
 KINDS = [("a4", False), ("letter", False), ("a4", True), ("letter", True)]
 HEADING_FONTS = ("FjallaOne", "SourceSansPro-Bold", "SourceSansPro-Semibold")
 
@@ -41,6 +44,7 @@ def _headings(project, game) -> set[str]:
     return {markup.plain(b.text) for b in _blocks(project, game) if isinstance(b, markup.Heading) and b.level > 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper, booklet", KINDS)
 def test_no_heading_alone_at_the_foot_of_a_page(pages, project, games, game_id, paper, booklet):
@@ -55,6 +59,7 @@ def test_no_heading_alone_at_the_foot_of_a_page(pages, project, games, game_id, 
         assert not is_heading, f"page {number + 1} ends with the heading {last.text!r}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper, booklet", KINDS)
 def test_no_blank_page_in_a_book(books, pages, games, game_id, paper, booklet):
@@ -110,6 +115,7 @@ def test_short_table_kept_whole_and_heading_kept_with_its_section(copy_project):
     assert where["Alphaheading"] == where["Headcell"] == where["Row0"] == where["Row5"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_setup_is_drawn_from_the_real_faces(books, games, game_id):
     """The setup pages place real faces (PDF forms named after component and item) for every main component."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,6 +31,7 @@ def test_parse_never_crashes(lines):
         assert 1 <= block.line <= max(len(lines), 1)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.sampled_from(["text", "", "{% if x %}", "{% endif %}", "{{ y }} z", "{# c #}", "a {{ b }}"]),
                 max_size=12))

@@ -9,6 +9,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.lib.styles import ParagraphStyle
@@ -32,6 +33,7 @@ def pdf(paragraphs: list[IconParagraph]) -> bytes:
     return out.getvalue()
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(words=st.lists(st.sampled_from(WORDS), min_size=40, max_size=120))
 def test_shared_lines_lay_out_split_and_draw_as_a_paragraph_s_own(tmp_path_factory: Any, words: list[str]) -> None:

@@ -39,6 +39,7 @@ def test_screen_orders_a_round_as_the_engine_does(project, game):
     assert "beats" not in admiral
 
 
+@pytest.mark.slow
 def test_rulebook_states_every_designed_detail(book):
     said = words(book)
     for detail in ("used score cards", "loon left on a row", "when the rows are offered again",
@@ -49,6 +50,7 @@ def test_rulebook_states_every_designed_detail(book):
     assert "they share the victory" in said
 
 
+@pytest.mark.slow
 def test_recruitment_examples_are_drawn_and_add_up_as_the_engine_counts(book, game):
     """Four examples: each scene's recruitment cards and hand, scored by the engine, give the total the text says."""
     config = PirateTricksRules(game).config
@@ -75,6 +77,7 @@ def test_recruitment_examples_are_drawn_and_add_up_as_the_engine_counts(book, ga
         assert expected == total, (cards, hand)
 
 
+@pytest.mark.slow
 def test_ledger_has_row_loon_and_top_up_columns(project, game):
     data = _sheet(project, game, "loon-ledger", fillable=True)
     said = words(_sheet(project, game, "loon-ledger"))
@@ -85,6 +88,7 @@ def test_ledger_has_row_loon_and_top_up_columns(project, game):
     assert f"r2-p{players}-topup" in fields and "r1-p1-topup" not in fields  # nobody tops up before round 1
 
 
+@pytest.mark.slow
 def test_a_bar_or_star_in_a_card_name_prints_as_written(copy_project):
     """A '|' in a card name is data, not a table cell; nothing blames the rulebook template."""
     from generator.load import load_game

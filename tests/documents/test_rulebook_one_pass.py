@@ -22,6 +22,7 @@ def two_pass_pdf(flowables: list[Flowable], pagesize: tuple[float, float], margi
     return document.two_pass_pdf(flowables, pagesize, margin, title, styles, footer, canvasmaker, links)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id, paper, booklet", [("pirate-tricks", "a4", False),
                                                      ("all-hands-on-deck", "letter", True)])
 def test_one_pass_is_the_bytes_of_two(project, games, monkeypatch, game_id, paper, booklet) -> None:

@@ -23,6 +23,7 @@ def draw_form(store: FormStore, canvas: Any, name: str, box: Any, key: Any, draw
     canvas.endForm()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("booklet", [False, True])
 def test_the_store_saves_what_reportlab_saves(project: Project, games, monkeypatch, booklet: bool) -> None:  # type: ignore[no-untyped-def]
     game = games["counterattack"]  # scenes (face forms), inline icons, tables, callouts, contents

@@ -16,6 +16,7 @@ from tests.documents.helpers import fonts, page_sizes, reader, text
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("paper", list(SIZES))
 def test_rulebook_pages_fonts(books, game_id, paper):
@@ -26,6 +27,7 @@ def test_rulebook_pages_fonts(books, game_id, paper):
     assert used and all(used.values()), f"fonts not embedded: {used}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_rulebook_names_every_component_and_credit(books, games, game_id):
     game = games[game_id]
@@ -38,6 +40,7 @@ def test_rulebook_names_every_component_and_credit(books, games, game_id):
     assert game.title in words
 
 
+@pytest.mark.slow
 def test_counterattack_ports_from_data(books, games):
     words = text(books[("counterattack", "a4")])
     for port in games["counterattack"].component("port").items:
@@ -45,6 +48,7 @@ def test_counterattack_ports_from_data(books, games):
         assert f"exactly {port.fields['tricks']}" in words
 
 
+@pytest.mark.slow
 def test_rulebook_follows_a_changed_count(copy_project):
     """Change a count in the data; the rulebook's contents list and prose follow."""
     cards = copy_project.data_dir / "counterattack" / "game.yaml"
@@ -57,6 +61,7 @@ def test_rulebook_follows_a_changed_count(copy_project):
     assert "Deal ten to yourself" not in words
 
 
+@pytest.mark.slow
 def test_rulebook_follows_a_changed_item_count(copy_project):
     path = copy_project.data_dir / "pirate-tricks" / "pieces.yaml"
     path.write_text(path.read_text().replace("{id: loon-5, value: 5, count: 18}", "{id: loon-5, value: 5, count: 21}")
@@ -75,6 +80,7 @@ def test_deterministic(project, games, game_id):
         games[game_id], project, "letter", booklet=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", list(SIZES))
 def test_booklet_is_two_up_landscape(project, games, paper):
     data = rulebook_pdf(games["counterattack"], project, paper, booklet=True)
@@ -100,6 +106,7 @@ def test_saddle_order_uses_every_page_once(pages):
             assert left + right == total - 1
 
 
+@pytest.mark.slow
 def test_write_documents_writes_every_output(copy_project):
     game = load_game(copy_project, "counterattack")
     paths = write_documents(game, copy_project, "a4")
@@ -118,6 +125,7 @@ def test_write_documents_writes_every_output(copy_project):
     assert {p: p.stat().st_mtime_ns for p in paths} == before
 
 
+@pytest.mark.slow
 def test_rulebook_follows_changed_trick_count(copy_project):
     path = copy_project.data_dir / "pirate-tricks" / "game.yaml"
     source = path.read_text()
@@ -129,6 +137,7 @@ def test_rulebook_follows_changed_trick_count(copy_project):
     assert "Ten tricks" not in words
 
 
+@pytest.mark.slow
 def test_document_jobs_plug_into_the_build(copy_project):
     from generator.build.jobs import Summary
     from generator.build.options import BuildOptions

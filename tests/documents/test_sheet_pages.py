@@ -11,6 +11,7 @@ from generator.render.documents.sheets import draw_sheet, lay_out_sheet, sheet_n
 from tests.documents.helpers import reader
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_plan_says_how_to_print_each_sheet_from_its_real_pages(project, games, paper) -> None:
     seen = 0
@@ -94,6 +95,7 @@ A paragraph before everything, long enough to wrap over more than one line of th
 """
 
 
+@pytest.mark.slow
 def test_a_varied_sheet_draws_from_one_layout_as_platypus_draws_it(copy_project) -> None:
     """Callouts, lists, a long table split over panels and pages, page breaks, copies, totals:
     the layout's pages and both PDFs drawn from it are what Platypus makes by itself."""
@@ -114,6 +116,7 @@ def test_a_varied_sheet_draws_from_one_layout_as_platypus_draws_it(copy_project)
         assert {"sheet1-cap-score", "sheet3-r60-points", "sheet2-total"} <= set(fields)
 
 
+@pytest.mark.slow
 def test_a_block_too_tall_for_any_page_is_one_clear_error_at_its_line(tmp_path) -> None:
     """`pnp build` stops with one line naming the template line of the block that cannot fit; no sheet is written."""
     import shutil

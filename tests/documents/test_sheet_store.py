@@ -14,6 +14,7 @@ from generator.render.faces.stamps import FormStore
 from tests.documents.conftest import GAMES
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_sheets_saved_through_the_store_are_reportlabs_bytes(project: Project, games, monkeypatch,  # type: ignore[no-untyped-def]
                                                              game_id: str) -> None:

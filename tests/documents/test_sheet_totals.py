@@ -80,6 +80,7 @@ def test_a_total_that_matches_nothing_names_its_line(copy_project) -> None:
     assert str(caught.value.location).startswith("templates/sheets/all-hands-on-deck/score-sheet.md.j2:")
 
 
+@pytest.mark.slow
 def test_stamped_fillable_copies_are_the_bytes_of_laying_out_every_copy(project, games) -> None:
     """The fast path (lay out one copy once, draw it printed and fillable, stamp the other copies with
     renamed fields) changes no byte against Platypus laying out and drawing every copy itself."""

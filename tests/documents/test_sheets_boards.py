@@ -19,6 +19,7 @@ def _sheet(project, game, name):
     return next(t for t in sheet_templates(game, project) if sheet_name(t) == name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id, name", [
     ("counterattack", "campaign-log"),
     ("pirate-tricks", "loon-ledger"),
@@ -40,6 +41,7 @@ def test_fillable_sheet_has_form_fields(project, games, game_id, name):
     assert fillable == sheet_pdf(game, project, template, "a4", fillable=True)  # deterministic
 
 
+@pytest.mark.slow
 def test_all_hands_score_sheet_is_data_driven(project, games):
     game = games["all-hands-on-deck"]
     data = sheet_pdf(game, project, _sheet(project, game, "score-sheet"), "letter", fillable=True)
@@ -85,6 +87,7 @@ def test_board_plan(width, height, sheets):
     assert tiling.cols * tiling.window[0] >= width * mm and tiling.rows * tiling.window[1] >= height * mm
 
 
+@pytest.mark.slow
 def test_board_splits_over_sheets_when_larger_than_paper(copy_project):
     path = copy_project.data_dir / "pirates-under-fire" / "tiles.yaml"
     source = path.read_text()

@@ -21,6 +21,7 @@ def _book(copy_project, body: str):
     return caught.value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("body, line, words", [
     (GOOD_HEAD + "\n{{ game.no_such_thing }}\n", 5, "no_such_thing"),
     (GOOD_HEAD + "{% for x in rules %}\n", 0, "syntax"),
@@ -112,6 +113,7 @@ def test_bad_sheet_settings(copy_project, body, line, words):
     assert words in error.message
 
 
+@pytest.mark.slow
 def test_a_game_yaml_cut_short_is_blamed_on_game_yaml(project_copy, capsys) -> None:
     """A truncated game.yaml that still parses names the key it lacks at game.yaml, not only the template that
     first read it (issue 30); a misspelt name in a template stays the template's (above)."""
@@ -160,6 +162,7 @@ def test_a_theme_cut_short_is_blamed_on_game_yaml_by_layouts_and_documents(proje
     assert any("rulebook template" in f and "the data has no 'skulls'" in f for f in failures)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("accent", ["\u0330", "\u1ab0"])
 def test_a_combining_accent_the_fonts_lack_is_an_error_at_the_card(project_copy, capsys, accent: str) -> None:
     """Never dropped from the page without a word: the faces' check (with the fallback font) or the rulebook's

@@ -25,6 +25,7 @@ def counterattack(tmp_path: Path) -> Project:
     return project
 
 
+@pytest.mark.slow
 def test_a_build_parses_each_template_once_and_records_what_each_job_read(counterattack: Project,
                                                                          monkeypatch) -> None:  # type: ignore[no-untyped-def]
     parsed: list[str] = []
@@ -56,6 +57,7 @@ def test_a_build_parses_each_template_once_and_records_what_each_job_read(counte
             assert record["inputs"] == files.as_dict(), spec.label
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("with_picture", [False, True])
 def test_a_sheet_is_laid_out_once_for_its_print_plan_and_its_files_unless_it_draws_a_card(
         counterattack: Project, monkeypatch, with_picture: bool) -> None:  # type: ignore[no-untyped-def]

@@ -29,6 +29,7 @@ def _page_with(data: bytes, footer: str, heading: str) -> int:
     return max(i for i, page in enumerate(logical_pages(data, footer)) if any(r.text == heading for r in page))
 
 
+@pytest.mark.slow
 def test_rulebook_answers_the_scoring_questions(book):
     said = words(book)
     assert "one ship may score in its row and again in its column" in said
@@ -39,6 +40,7 @@ def test_rulebook_answers_the_scoring_questions(book):
     assert "you may hire it first and play on" in said                # the optional purchase before losing
 
 
+@pytest.mark.slow
 def test_sea_effect_table_lists_only_effects_on_the_board(book, game):
     keys = {key.split(":")[0] for item in game.component("sea-board").items for row in item["rows"]
             for part in row.split() for key in part.split("+")}
@@ -49,6 +51,7 @@ def test_sea_effect_table_lists_only_effects_on_the_board(book, game):
         assert (effect["label"] in table) == (key in keys), key
 
 
+@pytest.mark.slow
 def test_scoring_example_matches_the_engine_for_the_board_drawn(book, game):
     rules = UnderFireRules(game)
     config, geometry = rules.config, rules.geometry
@@ -89,6 +92,7 @@ def test_scoring_example_matches_the_engine_for_the_board_drawn(book, game):
     assert total == sum(parts[1:]) + lines and total > lines
 
 
+@pytest.mark.slow
 def test_score_pad_adds_no_rule_the_book_lacks(project, game, book):
     template = next(t for t in sheet_templates(game, project) if sheet_name(t) == "score-pad")
     pad = words(sheet_pdf(game, project, template, "a4", fillable=False))
@@ -100,6 +104,7 @@ def test_score_pad_adds_no_rule_the_book_lacks(project, game, book):
         assert sentence in said, sentence
 
 
+@pytest.mark.slow
 def test_setup_scene_shows_both_boards_hands_and_mercenaries(book, game):
     page = _page_with(book, "Pirates Under Fire — rules", "Setting up")
     names = [n for p in (page, page + 1) if p < len(reader(book).pages) for n, _ in form_placements(book, p)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,7 @@ def random_game(p: int, seed: int, check: bool = True):
     return random_walk(state, random.Random(seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(p=players, seed=seeds)
 def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
@@ -87,6 +89,7 @@ def test_same_deal_and_actions_give_the_same_result(p: int, seed: int) -> None:
     assert replay.result() == first.result() and dict(replay.stats()) == dict(first.stats())
 
 
+@pytest.mark.slow
 def test_heuristic_bot_beats_random_bots() -> None:
     wins = 0.0
     games = 60
@@ -160,6 +163,7 @@ def test_a_wrong_score_sheet_maximum_is_reported(project_copy: Project) -> None:
     assert [c.name for c in failed] == ["score sheet: maximum cook cards"]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(counts=st.lists(st.integers(min_value=0, max_value=8), min_size=len(R.config.kinds),
                        max_size=len(R.config.kinds)))

@@ -139,6 +139,7 @@ def test_named_players_are_named_in_the_summary(root: Path, pnp: Run) -> None:
                                       "is not over (Bo to act); the game was stopped early or the log is truncated")
 
 
+@pytest.mark.slow
 def test_python_dash_m_generator_exits_like_pnp(tmp_path: Path) -> None:
     import subprocess
     import sys

@@ -6,6 +6,7 @@ import dataclasses
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +30,7 @@ def random_game(p: int, seed: int, check: bool = True):
     return random_walk(state, random.Random(seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(p=players, seed=seeds)
 def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:

@@ -35,6 +35,7 @@ def test_tasks_hold_at_least_a_thousand_games_and_keep_the_chunks() -> None:
     assert all(size >= 1000 for size in sizes[:-1]) and sum(sizes) == 4500
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ("simulate", "pirates-under-fire", "-n", "400", "--seed", "3"),
     ("sweep", "all-hands-on-deck", "-n", "250", "--vary", "combinations.full-crew.points=6,10",
@@ -55,6 +56,7 @@ def test_dask_results_equal_the_local_run(root: Path, cluster, capsys: pytest.Ca
     assert json.loads(remote) == json.loads(local) and remote == local
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_line(root: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     from generator.engine.simulate import dask_backend

@@ -79,6 +79,7 @@ def observations_and_gibberish(rules: Rules[Any], players: int) -> None:
         state.string_to_action("hoist the jolly roger")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id,players", CASES)
 def test_every_legal_action_reads_back_from_its_text(rules_of: dict, game_id: str, players: int) -> None:
     actions_read_back(rules_of[game_id], players)

@@ -37,6 +37,7 @@ def game_log(rules: Rules[Any], players: int, bot: type[Bot], seed: int) -> list
     return log
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", sorted(PAIRS))
 def test_the_faster_heuristic_plays_the_very_same_games(game_id: str) -> None:
     rules = REGISTRY.engine(game_id).rules(load_game(PROJECT, game_id))

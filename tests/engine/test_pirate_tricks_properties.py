@@ -6,6 +6,7 @@ import dataclasses
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def trick_winner(cards: list[int], leader: int, players: int) -> int:
     return (leader + best) % players
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(p=players, seed=seeds)
 def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
@@ -55,6 +57,7 @@ def test_random_legal_games_keep_every_invariant(p: int, seed: int) -> None:
     assert all(x >= 0 for x in state.loon)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(p=players, seed=seeds, steps=st.integers(0, 200), pick=st.integers(0, 10**6))
 def test_an_illegal_action_is_refused_and_changes_nothing(p: int, seed: int, steps: int, pick: int) -> None:

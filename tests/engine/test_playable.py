@@ -112,6 +112,7 @@ def test_build_refuses_the_value_at_its_line(project_copy: Project, capsys: pyte
     assert f"data/counterattack/game.yaml:{_line(yaml_path, 'hands_per_pass: 0')}: rules: 'hands_per_pass'" in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("argv", "wanted"), [
     (("simulate", CA, "-n", "2", "--set", "hand_size=0"), "rules: 'hand_size' must be 1..50"),
     (("simulate", CA, "-n", "2", "--set", "hands_per_pass=0"), "rules: 'hands_per_pass' must be 1..10"),

@@ -71,6 +71,7 @@ def played(game_id: str, players: int, games: int = GAMES) -> tuple[tuple[Any, .
     return first, digest.hexdigest()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), sorted(RECORDED))
 def test_seeded_random_games_are_unchanged(game_id: str, players: int) -> None:
     first, digest = played(game_id, players)
@@ -79,6 +80,7 @@ def test_seeded_random_games_are_unchanged(game_id: str, players: int) -> None:
     assert digest == want_digest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), sorted(RECORDED))
 def test_a_fresh_deal_skips_validation_but_not_the_rules(game_id: str, players: int) -> None:
     """`dealt_state` (the simulator's way in) makes the very game `new_state` (a log's way in) makes."""

@@ -63,6 +63,7 @@ def differ_later(state: State, sample: State, players: int, steps: int = 30) -> 
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_a_sample_is_a_sound_game_the_seat_cannot_tell_from_the_real_one(rules_of: dict, game_id: str,
                                                                          players: int) -> None:
@@ -85,6 +86,7 @@ def test_a_sample_is_a_sound_game_the_seat_cannot_tell_from_the_real_one(rules_o
     assert random_walk(sample, random.Random(3)).is_terminal()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), CASES)
 def test_the_search_bot_never_reads_hidden_state(rules_of: dict, game_id: str, players: int) -> None:
     """Redraw all a seat cannot see, and the search bot's choice with the same seed stays exactly the same:

@@ -73,6 +73,7 @@ games = st.lists(st.tuples(
     st.sampled_from([(0,), (1,), (0, 1)])), max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(games, st.integers(0, 12))
 def test_chunks_merge_to_the_same_counts(played: list, cut: int) -> None:

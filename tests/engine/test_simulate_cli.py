@@ -11,6 +11,7 @@ import pytest
 from tests.engine.conftest import Run
 
 
+@pytest.mark.slow
 def test_json_report_and_log_identical_for_jobs_1_and_2(root: Path, pnp: Run) -> None:
     outputs = []
     for jobs in ("1", "2"):

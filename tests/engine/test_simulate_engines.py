@@ -32,6 +32,7 @@ def _players(game_id: str) -> list[int]:
     return list(engine_for(_source(game_id))[0].player_counts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
 def test_bots_never_play_an_illegal_action_under_check(game_id: str, bot: str) -> None:
@@ -44,6 +45,7 @@ def test_bots_never_play_an_illegal_action_under_check(game_id: str, bot: str) -
         assert sum(aggregate.wins) + aggregate.no_winner >= games - aggregate.shared
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_simulated_games_replay_through_the_log(game_id: str, tmp_path: Path) -> None:
     players = _players(game_id)[-1]
@@ -57,6 +59,7 @@ def test_simulated_games_replay_through_the_log(game_id: str, tmp_path: Path) ->
         assert outcome.legal and outcome.finished, outcome.problem
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_heuristic_beats_random_in_multiplayer_games(game_id: str) -> None:
     players = [p for p in _players(game_id) if p > 1]
@@ -91,6 +94,7 @@ def test_solo_summary_reports_when_games_are_lost(game_id: str) -> None:
         assert hist is not None and sum(count for _low, count in hist.buckets) == solo.lost
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", SOLO_GAMES)
 def test_real_engine_gives_the_same_summary_for_any_jobs(game_id: str) -> None:
     spec = SimSpec(_source(game_id), 1, ("random",), seed=77, games=2100)

@@ -33,6 +33,7 @@ def _summary(spec: SimSpec, jobs: int) -> dict[str, Any]:
     return summary.to_json()
 
 
+@pytest.mark.slow
 def test_same_seed_same_summary_for_any_jobs(source: EngineSource) -> None:
     spec = SimSpec(source, 3, ("heuristic", "random", "random"), seed=7, games=2500)
     one = _summary(spec, 1)

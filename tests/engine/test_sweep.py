@@ -33,6 +33,7 @@ def test_grid_is_every_combination_first_vary_slowest() -> None:
             Vary.parse(bad)
 
 
+@pytest.mark.slow
 def test_sweep_is_identical_for_any_jobs_and_matches_simulate(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []
     for jobs in ("1", "2"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def random_game(seed: int, check: bool = True):
     return random_walk(state, random.Random(seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(seed=seeds)
 def test_random_legal_games_keep_every_invariant(seed: int) -> None:

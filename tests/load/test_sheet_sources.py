@@ -259,6 +259,7 @@ ROUND_TRIPS = [("pirate-tricks", "crew.yaml", "crew"), ("pirate-tricks", "score.
                ("pirates-under-fire", "tiles.yaml", "ship")]
 
 
+@pytest.mark.slow
 def test_exported_items_build_byte_identical_sheets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = copy_sources(tmp_path)
     root = str(tmp_path)

@@ -142,12 +142,14 @@ def sheets(all_games_built) -> list[Path]:
     return sheet_pdfs(all_games_built)
 
 
+@pytest.mark.slow
 def test_every_sheet_pdf_of_every_game_is_checked(sheets) -> None:
     games = {path.parent.name for path in sheets}
     assert games == {"all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire"}
     assert len(sheets) >= 30
 
 
+@pytest.mark.slow
 def test_every_face_has_bleed_on_every_free_edge(sheets) -> None:
     problems = []
     checked = 0
@@ -170,6 +172,7 @@ def test_every_face_has_bleed_on_every_free_edge(sheets) -> None:
     assert not problems, "\n".join(problems[:20]) + f"\n({len(problems)} problems)"
 
 
+@pytest.mark.slow
 def test_a_lone_face_has_bleed_on_all_four_sides(sheets) -> None:
     tokens = next(p for p in sheets if p.name.startswith("pirate-tricks-tokens-a4-"))
     reader = PdfReader(tokens)

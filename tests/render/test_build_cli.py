@@ -19,6 +19,7 @@ def run(project, *args):
     return CliRunner().invoke(cli, ["--root", str(project.root), "-q", "build", *args], catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_build_writes_one_pdf_per_component_and_paper(fresh_project) -> None:
     result = run(fresh_project, "--force")
     assert result.exit_code == 0, result.output
@@ -44,6 +45,7 @@ def test_options_change_the_sheets(fresh_project) -> None:
     assert len(pdf.pages) == 1  # equal backs, no duplex: fronts only
 
 
+@pytest.mark.slow
 def test_png_and_tts_exports(fresh_project) -> None:
     result = run(fresh_project, "--force", "--only", "exposed-port", "--paper", "a4", "--png", "--tts", "--jobs", "2")
     assert result.exit_code == 0, result.output
@@ -81,6 +83,7 @@ def test_a_broken_layout_stops_the_build_with_file_and_line(fresh_project, capsy
     assert not (fresh_project.output_dir / "counterattack" / "counterattack-port-a4-duplex-long.pdf").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("force", [False, True])
 def test_a_layout_that_cannot_load_is_bad_data_not_an_invalid_deck(fresh_project, capsys, force) -> None:
     """Exit 2 with the file:line first, with or without --force (then the port job meets it): no hint to force
@@ -121,6 +124,7 @@ def test_valid_deck_builds_without_force(fresh_project) -> None:
     assert (fresh_project.output_dir / "counterattack" / "counterattack-exposed-port-letter-duplex-long.pdf").is_file()
 
 
+@pytest.mark.slow
 def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
     from generator.build.jobs import Job
     from generator.render.base.outputs import FileKind, OutputFile
@@ -137,6 +141,7 @@ def test_document_jobs_join_the_build(fresh_project, monkeypatch) -> None:
     assert (fresh_project.output_dir / "counterattack" / "counterattack-rules-a4.txt").read_bytes() == b"rules"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("duplex", "ending"), [("short", "duplex-short"), ("none", "single-sided")])
 def test_sheet_file_names_say_how_to_print_them(fresh_project, duplex, ending) -> None:
     result = run(fresh_project, "--force", "--paper", "a4", "--duplex", duplex, "--only", "main")

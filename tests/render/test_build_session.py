@@ -66,6 +66,7 @@ def test_paper_choices_come_from_the_registry() -> None:
     assert PAPERS["letter"].size_pt == (612.0, 792.0)
 
 
+@pytest.mark.slow
 def test_a_field_no_document_shows_leaves_the_rulebook_alone_a_shown_one_rebuilds_it(built: Project) -> None:
     cards = built.data_dir / "counterattack" / "cards.yaml"
     edit(cards, "      name: str\n      tricks:",
@@ -91,6 +92,7 @@ def art_layout(project: Project) -> Path:
     return art / "ship.png"
 
 
+@pytest.mark.slow
 def test_replacing_an_image_redraws_every_face_that_uses_it_and_only_those(built: Project) -> None:
     ship = art_layout(built)
     build(built, ["counterattack"], OPTIONS)
@@ -107,6 +109,7 @@ def test_replacing_an_image_redraws_every_face_that_uses_it_and_only_those(built
     assert not any("main" in name or "exposed" in name or "campaign" in name for name in changed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("content, words", [
     (b"this is not a picture", "is not a readable PNG, JPEG or GIF image"),
     (None, "more than 50 megapixels"),
@@ -140,6 +143,7 @@ FLAG = """
 """
 
 
+@pytest.mark.slow
 def test_a_removed_component_takes_its_files_and_gallery_entries_with_it(built: Project) -> None:
     cards = built.data_dir / "counterattack" / "cards.yaml"
     original = cards.read_text()
@@ -157,6 +161,7 @@ def test_a_removed_component_takes_its_files_and_gallery_entries_with_it(built: 
     assert "flag-jolly" not in html and "counterattack-flag-a4-single-sided.pdf" not in html
 
 
+@pytest.mark.slow
 def test_a_deleted_game_takes_its_files_with_it_in_a_whole_project_build(built: Project) -> None:
     for other in ("all-hands-on-deck", "pirate-tricks"):
         shutil.rmtree(built.data_dir / other)  # a two-game project, so the whole-project builds stay quick
@@ -173,6 +178,7 @@ def test_a_deleted_game_takes_its_files_with_it_in_a_whole_project_build(built: 
     assert not again.summary.removed and not again.summary.written  # forgotten, and nothing else redone
 
 
+@pytest.mark.slow
 def test_building_one_game_keeps_the_others_in_the_gallery(built: Project) -> None:
     build(built, ["pirates-under-fire"], OPTIONS)
     html = (built.output_dir / "index.html").read_text()
@@ -181,6 +187,7 @@ def test_building_one_game_keeps_the_others_in_the_gallery(built: Project) -> No
     assert 'id="pirates-under-fire"' in (built.output_dir / "index.html").read_text()
 
 
+@pytest.mark.slow
 def test_an_edit_saved_during_a_build_is_built_by_the_next_one(built: Project) -> None:
     cards = built.data_dir / "counterattack" / "cards.yaml"
     edit(cards, "name: Tortuga,", "name: Tortuga Reef,")
@@ -202,6 +209,7 @@ def test_an_edit_saved_during_a_build_is_built_by_the_next_one(built: Project) -
     assert outputs(built) == clean
 
 
+@pytest.mark.slow
 def test_nothing_outside_the_project_is_read(built: Project, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()

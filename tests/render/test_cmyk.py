@@ -79,6 +79,7 @@ def colour_report(document: pikepdf.Pdf) -> tuple[set[str], float, list[str]]:
     return operators, max_ink, spaces
 
 
+@pytest.mark.slow
 def test_deck_pdf_is_cmyk_only_within_240_percent_ink(dtc_pirates) -> None:
     document = pikepdf.open(io.BytesIO(dtc_pirates["all-hands-on-deck-pirate.pdf"]))
     operators, max_ink, spaces = colour_report(document)
@@ -204,6 +205,7 @@ def test_conversion_is_deterministic(dtc_pirates) -> None:
     assert export_dtc_pirates() == dtc_pirates
 
 
+@pytest.mark.slow
 def test_colour_cmyk_build_writes_pdfx_sheets_and_face_pdfs(fresh_project, monkeypatch, capsys) -> None:
     from tests.helpers import run_pnp
 

@@ -67,6 +67,7 @@ def rendered(project: Project) -> list[tuple[str, Face, object]]:
     return [(label, face, image) for (label, face), image in zip(faces, images)]
 
 
+@pytest.mark.slow
 def test_every_face_bleeds_its_edge_colour(rendered) -> None:
     assert len(rendered) > 100
     wrong = []

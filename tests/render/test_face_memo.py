@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def resolved(library: LayoutLibrary, game, component, item) -> str:
         return f"error: {exc}"
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(items_fields=st.lists(FIELDS, min_size=1, max_size=8), layout=st.sampled_from(LAYOUTS))
 @example(items_fields=[{"name": "x", "tricks": value, "flag": value} for value in TRICKY], layout=LAYOUTS[0])

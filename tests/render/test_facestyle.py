@@ -113,6 +113,7 @@ def test_ink_saver_keeps_light_ink_readable_on_a_dark_back(ca_project, ca_game) 
             assert element.get("colour").lower() not in ("#ffffff", "#fff"), element.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("flags, suffix", [(["--guides"], "-guides"), (["--ink-saver"], "-inksaver"),
                                            (["--ink-saver", "--guides"], "-inksaver-guides")])
 def test_build_options_name_their_files(fresh_project, monkeypatch, flags, suffix) -> None:

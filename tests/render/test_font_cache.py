@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator.render.base.font_cache import PdfScale, load_font
 from generator.render.base.fonts import FALLBACK_FILE, FONT_DIR, FONT_FILES
 
@@ -48,6 +50,7 @@ def test_a_font_from_the_cache_is_the_parsed_font(tmp_path: Path) -> None:
     assert entries(tmp_path) == [entry]  # read, not written again
 
 
+@pytest.mark.slow
 def test_pdfs_drawn_with_cached_fonts_are_the_same_bytes(tmp_path: Path) -> None:
     """Every shipped font, in new processes: parsed (cache off), then stored, then loaded from the cache."""
     made = []

@@ -104,6 +104,7 @@ def widgets(document: PdfReader) -> Iterator[tuple[int, dict[str, Any], bytes, A
             yield number, _plain(widget), appearance.get_data(), shape
 
 
+@pytest.mark.slow
 def test_every_fillable_sheet_is_covered(fillable_pairs) -> None:
     labels = [label for label, _, _ in fillable_pairs]
     games = {label.split(" ")[0] for label in labels}
@@ -111,6 +112,7 @@ def test_every_fillable_sheet_is_covered(fillable_pairs) -> None:
     assert len(labels) == 2 * len(games)
 
 
+@pytest.mark.slow
 def test_fields_read_back_as_reportlab_writes_them(read_back) -> None:
     """Names, rectangles, tooltips, maxlen, /DA, /MK, /BS, flags, values and calculate scripts, page by
     page in the same order; every widget has an appearance drawing the same box."""
@@ -125,6 +127,7 @@ def test_fields_read_back_as_reportlab_writes_them(read_back) -> None:
         assert list(ours.get_fields()) == list(theirs.get_fields()), label  # /Fields order
 
 
+@pytest.mark.slow
 def test_calculation_order_and_form_defaults_match(read_back) -> None:
     totals = 0
     for label, ours, theirs in read_back:
@@ -137,6 +140,7 @@ def test_calculation_order_and_form_defaults_match(read_back) -> None:
     assert totals >= 2 * (6 + 2)  # all-hands: a total per copy; under fire: one per captain
 
 
+@pytest.mark.slow
 def test_one_form_font_and_an_appearance_object_per_field(read_back) -> None:
     """One form font per document (ReportLab made one a field); each field keeps an appearance object of
     its own, since a filler may rewrite it in place (the filling test below)."""
@@ -165,6 +169,7 @@ def _pixels(data: bytes, forms: bool) -> list[str]:
         document.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forms", [False, True], ids=["appearances", "form-filler"])
 def test_renders_pixel_identical_to_reportlabs_fields(fillable_pairs, forms) -> None:
     """At 72 dpi here (tests/bench/compare_renders.py --forms checks 72, 150 and 300 dpi over a whole build)."""

@@ -60,6 +60,7 @@ def test_the_lightbox_shows_the_png_face_with_its_bleed_when_there_is_one(projec
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_search_and_filters_show_only_what_matches(project: Project, tmp_path: Path) -> None:
     games = [entry(project, "counterattack"), entry(project, "pirates-under-fire")]

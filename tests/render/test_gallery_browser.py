@@ -32,6 +32,7 @@ def rendered_dom(page: Path) -> str:
     return completed.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_gallery_images_load_and_links_resolve(project_copy: Project) -> None:
     build(project_copy, ["counterattack", "pirates-under-fire"], BuildOptions(papers=("a4",), exports=("sheets", "preview")))
@@ -51,6 +52,7 @@ def test_gallery_images_load_and_links_resolve(project_copy: Project) -> None:
         assert target.is_file(), link
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (.ci/run installs Debian's chromium)")
 def test_a_missing_preview_shows_as_broken(project_copy: Project) -> None:
     build(project_copy, ["counterattack"], BuildOptions(papers=("a4",), exports=("sheets", "preview")))

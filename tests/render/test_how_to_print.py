@@ -38,6 +38,7 @@ def named(text: str) -> set[str]:
     return set(PDF_NAME.findall(text.replace(" .pdf", ".pdf")))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_the_default_build_lists_exactly_the_files_it_wrote(all_games_built, game) -> None:
     folder = all_games_built.output_dir / game
@@ -61,6 +62,7 @@ def other_options(tmp_path_factory: pytest.TempPathFactory):
     return project
 
 
+@pytest.mark.slow
 def test_gutter_fold_booklet_and_no_marks_are_what_the_page_says(other_options) -> None:
     folder = other_options.output_dir / "pirate-tricks"
     for rulebook in ("pirate-tricks-rules-letter.pdf", "pirate-tricks-booklet-letter.pdf"):
@@ -73,6 +75,7 @@ def test_gutter_fold_booklet_and_no_marks_are_what_the_page_says(other_options) 
         assert "Fold the player screens on the dashed lines into three panels" in text
 
 
+@pytest.mark.slow
 def test_short_edge_flip_and_a5_sheets_two_to_a_page(other_options) -> None:
     folder = other_options.output_dir / "all-hands-on-deck"
     text = how_to_page(folder / "all-hands-on-deck-rules-a4.pdf")

@@ -41,6 +41,7 @@ def built(built_once: Path, tmp_path: Path) -> tuple[Project, dict[str, tuple[by
     return project, snapshot(project)
 
 
+@pytest.mark.slow
 def test_no_change_build_runs_nothing_and_loads_nothing(built: tuple[Project, dict]) -> None:
     project, before = built
     again = build(project, ["counterattack"], BuildOptions(**OPTIONS))
@@ -50,6 +51,7 @@ def test_no_change_build_runs_nothing_and_loads_nothing(built: tuple[Project, di
     assert snapshot(project) == before
 
 
+@pytest.mark.slow
 def test_one_card_edit_redraws_that_face_and_its_files_only(built: tuple[Project, dict]) -> None:
     project, before = built
     edit(project.data_dir / "counterattack" / "cards.yaml", "name: Nassau,", "name: Nassau Harbour,")
@@ -89,6 +91,7 @@ def test_a_corrupted_face_cache_entry_is_redrawn(built: tuple[Project, dict]) ->
     assert png.read_bytes() == before["counterattack/png/port-tortuga-1.png"][0]
 
 
+@pytest.mark.slow
 def test_an_unreadable_manifest_is_dropped_and_everything_rebuilt(built: tuple[Project, dict]) -> None:
     project, before = built
     (project.output_dir / ".cache" / "manifest.json").write_text("{ half a manifest")
@@ -108,6 +111,7 @@ def test_an_output_edited_by_hand_is_rebuilt(built: tuple[Project, dict]) -> Non
     assert target.read_bytes() == before["counterattack/counterattack-main-a4-duplex-long.pdf"][0]
 
 
+@pytest.mark.slow
 def test_clean_ignores_the_cache(built: tuple[Project, dict]) -> None:
     project, before = built
     result = build(project, ["counterattack"], BuildOptions(**OPTIONS), clean=True)
@@ -124,6 +128,7 @@ def test_a_renamed_card_leaves_no_stale_file(built: tuple[Project, dict]) -> Non
     assert not (png / "port-nassau-1.png").exists()
 
 
+@pytest.mark.slow
 def test_a_build_without_png_links_no_png_an_earlier_build_left(built: tuple[Project, dict]) -> None:
     """The 300 dpi faces of an earlier `--png` build stay on disk, but after an edit they show the old card:
     the gallery must not open them, and the summary counts only what this build's options make."""
@@ -140,6 +145,7 @@ def test_a_build_without_png_links_no_png_an_earlier_build_left(built: tuple[Pro
     assert sorted(again.summary.written + again.summary.unchanged) == sorted(first.summary.written + first.summary.unchanged)
 
 
+@pytest.mark.slow
 def test_a_no_gallery_build_keeps_the_previews_that_still_match_and_drops_the_edited_ones(
         built: tuple[Project, dict]) -> None:
     """`--no-gallery` draws no previews; the gallery a later build writes still shows the faces an earlier
@@ -179,6 +185,7 @@ def test_bad_edit_keeps_the_previous_outputs(built: tuple[Project, dict]) -> Non
     assert leftovers == []
 
 
+@pytest.mark.slow
 def test_outputs_are_byte_identical_across_clean_builds(project_copy: Project, tmp_path: Path) -> None:
     first = build(project_copy, ["counterattack"], BuildOptions(**OPTIONS))
     one = {k: v[0] for k, v in snapshot(project_copy).items()}
@@ -187,6 +194,7 @@ def test_outputs_are_byte_identical_across_clean_builds(project_copy: Project, t
     assert first.summary.ran
 
 
+@pytest.mark.slow
 def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Project, tmp_path: Path) -> None:
     import shutil
 
@@ -202,6 +210,7 @@ def test_games_built_in_parallel_processes_match_a_serial_build(project_copy: Pr
     assert again.summary.ran == [] and again.loaded == []  # the workers' cache records were merged
 
 
+@pytest.mark.slow
 def test_documents_built_in_forked_workers_match_a_serial_build(project_copy: Project, tmp_path: Path) -> None:
     import shutil
 

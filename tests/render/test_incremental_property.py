@@ -10,6 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -136,6 +137,7 @@ def outputs(project: Project) -> dict[str, bytes]:
             if p.is_file() and ".cache" not in p.parts}
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS)
 @example(steps=[(("misfit", 0), False), (("shift", 1), False)])  # a kept failing check must name the new line

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from generator.build.cache import MANIFEST, BuildCache
 from generator.build.options import BuildOptions
 from generator.build.session import BuildSession, build
@@ -20,6 +22,7 @@ def manifest(project: Project) -> dict:
     return json.loads((project.output_dir / ".cache" / MANIFEST).read_text())
 
 
+@pytest.mark.slow
 def test_a_session_keeps_its_manifest_until_another_build_writes_the_file(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     project = make_project(tmp_path / "ca")
     cards = project.root / "data" / "counterattack" / "cards.yaml"
@@ -56,6 +59,7 @@ def test_a_session_keeps_its_manifest_until_another_build_writes_the_file(tmp_pa
     assert manifest(project)["jobs"].keys() == manifest(fresh)["jobs"].keys()
 
 
+@pytest.mark.slow
 def test_a_deleted_manifest_is_not_trusted_from_memory(tmp_path: Path) -> None:
     project = make_project(tmp_path / "ca")
     with BuildSession(project) as session:

@@ -128,6 +128,7 @@ def test_layout_checks_pass_on_the_real_layouts(ca_project, ca_game) -> None:
     assert checks and all(c.ok for c in checks), [c for c in checks if not c.ok]
 
 
+@pytest.mark.slow
 def test_text_that_does_not_fit_fails_validation_at_its_line(fresh_project) -> None:
     write_layout(fresh_project, "counterattack/port", BASE + """\
   - name: rule

@@ -69,6 +69,7 @@ def layout_error(project, text: str) -> DataError:
     return caught.value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("expression", "words"), HOSTILE)
 def test_hostile_layout_expressions_end_in_one_error_at_their_line(fresh_project, expression: str,
                                                                   words: str) -> None:
@@ -145,6 +146,7 @@ def copy_project(tmp_path: Path):
     return Project.at(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_hostile_site_template_is_one_line_from_pnp_with_bounded_memory(copy_project) -> None:
     site = copy_project.templates_dir / "site"  # the project's own site template overrides the built-in one
     site.mkdir(exist_ok=True)
@@ -161,6 +163,7 @@ def test_a_hostile_site_template_is_one_line_from_pnp_with_bounded_memory(copy_p
     assert "index.html.j2" in done.stderr and "repeating a str" in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("files", "words"), [
     ({"index.html.j2": '<html>\n{% include "site/index.html.j2" %}\n'}, "include or extend each other without end"),
     ({"index.html.j2": '{% extends "site/index.html.j2" %}\n'}, "include or extend each other without end"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import pairwise
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
@@ -32,6 +33,7 @@ def _mixed(project, game_id):
     return [c for c in game.components if c.sheet == "mixed"]
 
 
+@pytest.mark.slow
 def test_small_pieces_share_one_tokens_file_per_game_and_paper(all_games_built) -> None:
     out = all_games_built.output_dir
     for game_id in ("pirate-tricks", "pirates-under-fire"):

@@ -22,6 +22,7 @@ def outputs(root: Path) -> dict[str, bytes]:
             if p.is_file() and ".cache" not in p.parts and p.name != "index.html"}
 
 
+@pytest.mark.slow
 def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> None:
     made = {}
     for jobs in (1, 2):
@@ -111,6 +112,7 @@ def test_a_refused_game_writes_nothing_though_its_jobs_started_before_validation
                 and p.name != ".gitkeep"]
 
 
+@pytest.mark.slow
 def test_a_refused_game_stops_every_game_of_the_build_before_anything_is_written(tmp_path: Path) -> None:
     """With --jobs 2 the pure jobs of all games start at once, before any game validates: a game refused
     after another passed leaves the output folder as empty as the first refusal does."""
@@ -196,6 +198,7 @@ def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: P
     assert ran["log a4"][0] == "True"  # the second rulebook was taken before the short log
 
 
+@pytest.mark.slow
 def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_one_job(tmp_path: Path) -> None:
     """With --jobs > 1 a component of more than `PREVIEW_PART_ITEMS` items has its previews drawn in parts
     by any worker, each part's files written as it comes (by the worker, the game having validated): the
@@ -239,6 +242,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     assert [part.label for part in pirate.parts] == [f"{pirate.label} [1/2]", f"{pirate.label} [2/2]"]
 
 
+@pytest.mark.slow
 def test_faces_lost_from_the_cache_folder_are_kept_again_by_a_parallel_build(tmp_path: Path) -> None:
     """A face whose cache file is gone (its manifest entry still there) is drawn again and kept again, whether
     a forked worker or this process drew it, so the next build finds it."""

@@ -57,6 +57,7 @@ def test_registry_holds_every_service_with_its_source() -> None:
     assert (presets["home-a4"].paper, presets["home-letter"].paper) == ("a4", "letter")
 
 
+@pytest.mark.slow
 def test_tgc_writes_one_825_by_1125_png_per_unique_face_at_300_dpi(tgc_pirates, all_hands) -> None:
     pngs = sorted(name for name in tgc_pirates if name.endswith(".png"))
     pirate = all_hands.component("pirate")
@@ -68,6 +69,7 @@ def test_tgc_writes_one_825_by_1125_png_per_unique_face_at_300_dpi(tgc_pirates, 
         assert tuple(round(v) for v in image.info["dpi"]) == (300, 300)
 
 
+@pytest.mark.slow
 def test_manifest_counts_equal_the_data(tgc_pirates, all_hands) -> None:
     pirate = all_hands.component("pirate")
     table = rows(tgc_pirates["pirate-manifest.csv"])
@@ -203,6 +205,7 @@ def test_each_preset_writes_every_component_it_can_print_or_names_why_not(real, 
             assert (empty is None) == (written > 0), (game_id, empty)
 
 
+@pytest.mark.slow
 def test_a_game_no_size_fits_is_named_in_one_line() -> None:
     from generator.project import Project as P
 
@@ -243,6 +246,7 @@ def test_a_new_service_is_one_yaml_entry(real, all_hands) -> None:
 NAMING = "naming: \"{component}-{index:03}-{item}{side}\""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("change", "message"), [
     (("writes: png", "writes: jpeg"), "presets.yaml:36: preset 'tgc' 'writes' must be one of png"),
     ((NAMING, "naming: \"{item.__class__}\""),
@@ -275,6 +279,7 @@ def test_a_bad_preset_entry_is_one_line_at_its_file_and_line(change, message) ->
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.slow
 def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_project, monkeypatch, capsys) -> None:
     monkeypatch.setattr("generator.build.plan.document_jobs", lambda game, project, options: [])
     base = ["--root", str(fresh_project.root), "build", "--force", "--only", "port", "--paper", "a4", "--no-gallery"]
@@ -288,6 +293,7 @@ def test_pnp_build_preset_writes_its_folder_and_refuses_an_unknown_name(fresh_pr
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("named", [["--preset", "tgc"], ["--preset", "tgc", "--preset", "tgc"]])
 def test_a_preset_that_writes_nothing_for_a_game_exits_1_and_says_so(project_copy, monkeypatch, capsys,
                                                                      named) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from generator.build.cache import BuildCache
 from generator.build.options import BuildOptions
 from generator.build.session import build
@@ -20,6 +22,7 @@ def previews(root: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.glob("*.png"))}
 
 
+@pytest.mark.slow
 def test_parallel_preview_parts_keep_their_faces_as_links_to_the_previews(tmp_path: Path) -> None:
     project = copy_sources(tmp_path)
     scale_deck(project.root, 4, GAME)  # more than one part of previews, so workers and this process draw parts
@@ -49,6 +52,7 @@ def test_parallel_preview_parts_keep_their_faces_as_links_to_the_previews(tmp_pa
     assert all(cache.face(key) is not None for key in cache.faces)
 
 
+@pytest.mark.slow
 def test_one_process_builds_the_same_previews_and_cache(tmp_path: Path) -> None:
     """The cache kept with --jobs 2 and 3 (links, whichever process drew a part and whether or not the game had
     validated when it came back) reads back as the one --jobs 1 keeps (written files)."""

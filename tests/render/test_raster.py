@@ -74,6 +74,7 @@ def test_equal_faces_are_drawn_once_and_get_the_same_image(fresh_project, ca_gam
     assert cache.faces_drawn == 2  # both from the cache now
 
 
+@pytest.mark.slow
 def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) -> None:
     component = ca_game.component("main")
     with Workers(1) as workers:
@@ -89,6 +90,7 @@ def test_tts_sheet_fits_the_limits_and_hides_the_last_slot(ca_project, ca_game) 
     assert hidden.tobytes() == back.tobytes()
 
 
+@pytest.mark.slow
 def test_tts_sheets_drawn_a_sheet_at_a_time_hold_the_cells_of_the_whole_deck_drawn_at_once(
         ca_project, ca_game, monkeypatch) -> None:
     """Each sheet's faces are rasterized on their own (memory stays one sheet's, not the deck's): every cell is
@@ -176,6 +178,7 @@ def test_rendered_pixels_are_the_pixels_of_the_png_of_the_same_page_with_any_num
         assert drawn.png() == png  # the same pixels, the same file
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["counterattack", "pirates-under-fire"])  # shared backs; a back per ship
 def test_previews_in_parts_of_any_size_are_the_files_of_one_job(game_id: str, monkeypatch) -> None:
     """`preview_parts` (what --jobs > 1 farms out) gives, part after part, exactly `export_previews`' files in its

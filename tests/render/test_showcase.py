@@ -56,6 +56,7 @@ def blobs(image: Image.Image, min_area: int = 1) -> list[int]:
     return areas
 
 
+@pytest.mark.slow
 def test_three_transparent_pngs_per_game(shots: dict[str, bytes]) -> None:
     assert set(shots) == {"counterattack-hand.png", "counterattack-spread.png", "counterattack-box.png"}
     for data in shots.values():
@@ -64,6 +65,7 @@ def test_three_transparent_pngs_per_game(shots: dict[str, bytes]) -> None:
         assert image.getpixel((0, 0))[3] == 0 and image.getpixel((image.width - 1, image.height - 1))[3] == 0
 
 
+@pytest.mark.slow
 def test_the_spread_shows_each_design_once(shots: dict[str, bytes], ca_game: Game) -> None:
     designs = sum(len(c.items) for c in showcased(ca_game))
     assert len(blobs(_image(shots["counterattack-spread.png"]))) == designs == 54
@@ -85,6 +87,7 @@ def test_the_hand_fans_cards_out_side_by_side(shots: dict[str, bytes]) -> None:
     assert hand.width > 4 * width and hand.height < 2 * height  # spread sideways, rising only a little
 
 
+@pytest.mark.slow
 def test_pnp_build_showcase_writes_them_and_the_gallery_shows_them(fresh_project: Project, shots: dict[str, bytes],
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_pnp(capsys, "--root", str(fresh_project.root), "build", "--paper", "a4", "--showcase", "-q")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reportlab.pdfbase.pdfdoc import PDFFormXObject, pdfdocEnc
@@ -23,6 +24,7 @@ from generator.render.sheets.options import SheetOptions
 register_fonts()
 
 
+@pytest.mark.slow
 def test_every_sheet_drawn_after_another_paper_is_byte_identical_and_replayed(project: Project) -> None:
     shared = FaceRenderer(project)
     replayed = 0
@@ -77,6 +79,7 @@ TEXT = st.text(alphabet="abcXYZ 0é’ßŁΩλжЖ★", min_size=0, max_size=6)
 FACES = st.lists(st.tuples(st.sampled_from(["Sans", "Display", "Serif-Bold"]), TEXT), min_size=1, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(first=st.lists(FACES, min_size=1, max_size=5), second=st.lists(FACES, min_size=1, max_size=5),
        shared=st.lists(FACES, min_size=0, max_size=3))

@@ -30,6 +30,7 @@ def tts_files(project, game, component_id: str, base: str = "") -> dict[str, byt
     return {f.name: f.data for f in files}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_tile_and_token_is_one_object_per_copy(real, game_id) -> None:
     game = load_game(real, game_id)
@@ -42,6 +43,7 @@ def test_every_tile_and_token_is_one_object_per_copy(real, game_id) -> None:
         assert nicknames == {item.id: item.count for item in component.items}, component.id
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_deck_arrives_with_its_true_counts(real, game_id) -> None:
     game = load_game(real, game_id)
@@ -64,6 +66,7 @@ def test_every_deck_arrives_with_its_true_counts(real, game_id) -> None:
         assert nicknames == {item.id: item.count for item in component.items}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_landscape_cards_are_sideways_and_portrait_cards_are_not(real, game_id) -> None:
     """TTS draws a custom card on its portrait shape: a landscape card (Pirate Tricks' 120 x 70 mm bids) must
@@ -120,6 +123,7 @@ def test_tokens_become_custom_tokens_cut_out_along_their_circle(real) -> None:
     assert token.getpixel((0, 0))[3] == 0 and token.getpixel((token.width // 2, token.height // 2))[3] == 255
 
 
+@pytest.mark.slow
 def test_tts_url_sets_the_image_base_and_the_default_is_a_file_uri(fresh_project, monkeypatch, capsys) -> None:
     from tests.helpers import run_pnp
 

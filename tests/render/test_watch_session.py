@@ -8,6 +8,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from generator.build.options import BuildOptions
 from generator.build.session import BuildSession, build
 from generator.project import Project
@@ -37,6 +39,7 @@ def replace(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+@pytest.mark.slow
 def test_a_watch_session_after_two_rounds_of_edits_equals_a_clean_build(tmp_path: Path) -> None:
     root = tmp_path / "watched"
     project = make_project(root)

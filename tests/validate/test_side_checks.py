@@ -3,6 +3,8 @@ and its report always equals a validation from scratch (edits, moved lines, layo
 
 from __future__ import annotations
 
+import pytest
+
 from generator.load import load_game
 from generator.project import Project
 from generator.validate import SideChecks, validate_game
@@ -24,6 +26,7 @@ def recomputed(known: SideChecks) -> int:
     return sum(1 for key, entry in known.current.items() if known.previous.get(key) is not entry)
 
 
+@pytest.mark.slow
 def test_kept_side_checks_equal_a_validation_from_scratch_through_edits(project_copy: Project) -> None:
     root = project_copy.root
     first = SideChecks()

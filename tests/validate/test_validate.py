@@ -24,6 +24,7 @@ def failures(project: Project, game_id: str) -> list[tuple[str, str]]:
     return [(c.name, str(c.location)) for c in report.failures()]
 
 
+@pytest.mark.slow
 def test_every_real_game_validates(project: Project) -> None:
     for game_id in project.game_ids():
         report = validate_game(load_game(project, game_id), project)
@@ -67,6 +68,7 @@ def test_a_count_read_from_data_is_fine(project_copy: Project) -> None:
                 if c.name.startswith("facts stated once")]
 
 
+@pytest.mark.slow
 def test_cli_exit_codes_and_json(project_copy: Project) -> None:
     runner = CliRunner()
     ok = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack", "--json"])
@@ -82,6 +84,7 @@ def test_cli_exit_codes_and_json(project_copy: Project) -> None:
 GAMES = Project.at(__file__.rsplit("/tests/", 1)[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_any_single_card_deletion_is_detected(data: st.DataObject) -> None:
