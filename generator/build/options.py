@@ -8,9 +8,9 @@ from typing import Any
 
 from generator.digests import digest
 from generator.errors import UsageError
-from generator.render.base.units import DEFAULT_BLEED, PAPERS, paper
+from generator.render.base.units import PAPERS, paper
 from generator.render.exports.registry import EXPORTERS, SHEETS, Exporter, preset_exporter
-from generator.render.sheets.options import DUPLEX_MODES
+from generator.render.sheets.options import DUPLEX_MODES, PrintChoices
 
 DOCUMENTS = "documents"  # the exporter name of document jobs (rulebooks, sheets, boards)
 
@@ -33,11 +33,11 @@ class BuildOptions:
     """
 
     papers: tuple[str, ...] = tuple(PAPERS)
-    bleed: float = DEFAULT_BLEED
-    duplex: str = "long"
-    crop_marks: bool = True
-    cut_lines: bool = False
-    back_offset: tuple[float, float] = (0.0, 0.0)
+    bleed: float = PrintChoices.bleed  # how things print: the documented defaults (render.sheets.options)
+    duplex: str = PrintChoices.duplex
+    crop_marks: bool = PrintChoices.crop_marks
+    cut_lines: bool = PrintChoices.cut_lines
+    back_offset: tuple[float, float] = PrintChoices.back_offset
     exports: tuple[str, ...] = (SHEETS,)  # names from the exporter registry
     booklet: bool = False
     guides: bool = False  # --guides: trim, bleed and safe lines over the faces; files named -guides

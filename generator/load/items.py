@@ -19,7 +19,7 @@ from generator.errors import DataError, Location, shown
 from generator.load import schema
 from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
-from generator.model import COMPONENT_KINDS, NAMED_SIZES, Component, FieldSpec, Item, Size
+from generator.model import COMPONENT_KINDS, NAMED_SIZES, PRINTABLE_KINDS, Component, FieldSpec, Item, Size
 
 SHEET_CHOICES = ("own", "mixed")  # a component's own sheet PDF, or the game's shared sheet of small pieces
 
@@ -355,7 +355,7 @@ def parse_component(
     double_sided = section.take("double_sided", bool, False)
     per_player = section.take("per_player", bool, False)
     sheet = section.take_choice("sheet", SHEET_CHOICES, "own")
-    if sheet == "mixed" and kind not in ("card", "tile", "token"):
+    if sheet == "mixed" and kind not in PRINTABLE_KINDS:
         raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share the mixed "
                         "sheet (remove 'sheet: mixed')", section.where("sheet"))
     description = section.take("description", str, "")

@@ -10,6 +10,7 @@ It imports only the ground floor (errors); every layer above may import it.
 
 from generator.model.game import (
     COMPONENT_KINDS,
+    PRINTABLE_KINDS,
     Component,
     ContentsEntry,
     Credit,
@@ -25,6 +26,7 @@ from generator.model.sizes import NAMED_SIZES, Size
 __all__ = [
     "COMPONENT_KINDS",
     "NAMED_SIZES",
+    "PRINTABLE_KINDS",
     "Component",
     "ContentsEntry",
     "Credit",

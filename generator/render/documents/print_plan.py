@@ -18,8 +18,6 @@ from generator.render.base.units import paper as registered_paper
 from generator.render.base.units import pt
 from generator.render.sheets.options import PrintSettings
 
-PRINTED_KINDS = ("card", "tile", "token")
-
 # How to feed each kind of file through the printer, by the word its file name ends with.
 SIDES = {
     "duplex-long": "both sides, flip on the long edge",
@@ -93,7 +91,7 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
                            "one side, or both sides flipped on the long edge", "one"))
     modes = []
     for component in game.components:
-        if component.kind not in PRINTED_KINDS or component.sheet == "mixed":
+        if not component.printable or component.sheet == "mixed":
             continue
         mode = sheet_mode(faces, game, [component], options.duplex)
         modes.append(mode)

@@ -31,20 +31,6 @@ def sheet_file_name(game_id: str, subject: str, paper: str, mode: str) -> str:
 
 
 
-@dataclass(frozen=True)
-class SheetOptions:
-    """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
-
-    paper: Paper
-    bleed: float = DEFAULT_BLEED
-    duplex: str = "long"
-    crop_marks: bool = True
-    cut_lines: bool = False
-    back_offset: tuple[float, float] = (0.0, 0.0)
-    guides: bool = False  # trim, bleed and safe lines over every face (render.facestyle)
-    ink_saver: bool = False  # marked backgrounds white, frames thin (render.facestyle)
-
-
 class PrintSettings(Protocol):
     """What the rulebook's how-to-print page needs of a build's options (`BuildOptions` has these fields)."""
 
@@ -72,3 +58,17 @@ class PrintChoices:
     cut_lines: bool = False
     back_offset: tuple[float, float] = (0.0, 0.0)
     booklet: bool = False
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    """How to impose: paper, bleed (mm), duplex mode, marks, and the back nudge (mm)."""
+
+    paper: Paper
+    bleed: float = PrintChoices.bleed
+    duplex: str = PrintChoices.duplex
+    crop_marks: bool = PrintChoices.crop_marks
+    cut_lines: bool = PrintChoices.cut_lines
+    back_offset: tuple[float, float] = PrintChoices.back_offset
+    guides: bool = False  # trim, bleed and safe lines over every face (render.facestyle)
+    ink_saver: bool = False  # marked backgrounds white, frames thin (render.facestyle)
