@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.render.base.units import PAPERS, px
-from generator.render.sheets.grid import MARGIN, MARK_EDGE, make_grid, mirror_slot
+from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_ROOM, make_grid, mirror_slot
 
 
 def _overlaps(box, x, y) -> bool:
@@ -155,6 +155,7 @@ def test_crop_marks_sit_only_on_cut_lines_that_are_a_placed_faces_edge(case, fil
     horizontal = {round(y1, 3) for _, y1, _, y2 in marks if y1 == y2}
     assert vertical == xs and horizontal == ys  # every face edge marked, nothing beside an empty slot
     assert len(marks) == 2 * (len(xs) + len(ys))  # both ends of each line, for a ruler
+    assert all(abs(x2 - x1) + abs(y2 - y1) >= MARK_ROOM - 1e-6 for x1, y1, x2, y2 in marks)  # none too short to see
 
 
 def test_a_partly_filled_sheet_marks_only_its_faces_edges_read_back_from_the_pdf(project) -> None:
@@ -181,3 +182,12 @@ def test_a_partly_filled_sheet_marks_only_its_faces_edges_read_back_from_the_pdf
     assert {round(x1, 1) for x1, _, x2, _ in drawn if abs(x1 - x2) < 1e-6} == xs
     assert {round(y1, 1) for _, y1, _, y2 in drawn if abs(y1 - y2) < 1e-6} == ys
     assert len(drawn) == 2 * (len(xs) + len(ys)) < len(result.grid.marks())  # the empty row's cuts are unmarked
+
+
+def test_faces_without_bleed_leave_room_for_crop_marks_on_every_side() -> None:
+    grid = make_grid(PAPERS["a4"], 25, 15, 0.0)  # 8 x 25 mm would reach the 5 mm margin and leave no mark room
+    assert grid is not None
+    _, ys = _face_edges(grid.slots(1))
+    marks = grid.marks(1)
+    assert {round(y1, 3) for _, y1, _, y2 in marks if y1 == y2} == ys  # the rows' cut lines are marked too
+    assert grid.cols.count == 7

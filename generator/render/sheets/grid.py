@@ -15,7 +15,9 @@ Decisions (documented for users in `pnp build --help` and here):
   edge: a printer that cannot print its outer 5 mm still prints every mark),
   never on a card. They start `MARK_GAP` outside the bleed and are at least
   `MARK_MIN` (3 mm) long; where the margin is too narrow for that, they run on
-  over the outer bleed (which is cut off), at most up to the trim. US Letter
+  over the outer bleed (which is cut off), at most up to the trim. Faces without
+  bleed keep `MARK_ROOM` (1.5 mm) between the printable area and the trim, so
+  every cut line has its marks at both ends. US Letter
   poker keeps 2.7 mm of bleed top and bottom and 2.7 mm column marks there, from
   5 mm off the edge to the trim: the most a 5 mm margin leaves (7.7 mm to the trim).
 - Duplex backs mirror the front grid about the page centre: long-edge flip
@@ -39,6 +41,7 @@ MARK_GAP = 0.75
 MARK_MIN = 3.0
 MARK_MAX = 6.0
 MARK_EDGE = 5.0  # the printable area: research (shared/research/print.md) says keep 5 mm
+MARK_ROOM = 1.5  # the shortest crop mark: between the printable area and the trim, for faces without bleed
 FOLD_CLEARANCE = 5.0
 
 
@@ -81,8 +84,8 @@ def _axis_option(size: float, bleed: float, lo: float, hi: float, butted: bool, 
     span = count * size + (count - 1) * gap
     room = (hi - lo - span) / 2  # from the outermost trim to the region edge
     outer = min(bleed, room - MARGIN)  # marks that lack room outside the bleed run over it (see `Grid.marks`)
-    if outer < min(bleed, 1.5) - 1e-9:
-        return None
+    if outer < min(bleed, 1.5) - 1e-9 or room - MARGIN < MARK_ROOM - 1e-9:
+        return None  # too little bleed, or (faces without bleed) no room left for the crop marks
     start = lo + room
     starts = tuple(start + i * (size + gap) for i in range(count))
     return Axis(count, starts, size, butted, 0.0 if butted else bleed, max(outer, 0.0), (lo, hi), bleed)
