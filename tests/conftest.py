@@ -35,3 +35,34 @@ def project() -> Project:
 def project_copy(tmp_path: Path) -> Project:
     """A temporary copy of data/ and templates/ that a test may edit freely."""
     return copy_sources(tmp_path)
+
+
+# Shared fixtures too cheap to be worth keeping their tests on one worker.
+CHEAP_SHARED = frozenset({"project", "games", "ca_project", "ca_game", "template_code_cache"})
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Tests that share a built session or module fixture (a whole build, every rulebook) run on one xdist
+    worker, so it is built once, not once per worker (pyproject's `--dist loadgroup` reads the groups when
+    the collection is done, so they are marked as each test is collected)."""
+    group = shared_build(item)
+    if group and item.get_closest_marker("xdist_group") is None:
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
+def shared_build(item: pytest.Item) -> str | None:
+    """The group of the costliest shared fixture `item` uses: a session fixture's conftest, else its module."""
+    info = getattr(item, "_fixtureinfo", None)  # what pytest resolved for the item (None on non-function items)
+    if info is None:
+        return None
+    module = None
+    for name in item.fixturenames:  # type: ignore[attr-defined]
+        definitions = info.name2fixturedefs.get(name)
+        if not definitions or name in CHEAP_SHARED or not definitions[-1].baseid.startswith("tests"):
+            continue  # a function fixture, a cheap one, or pytest's own (tmp_path_factory)
+        scope = definitions[-1].scope
+        if scope == "session":  # one group per conftest: its session fixtures (books, booklets) share a worker
+            return f"{definitions[-1].baseid} session"
+        if scope == "module":
+            module = item.nodeid.split("::")[0]
+    return module
