@@ -45,10 +45,20 @@ def test_an_icon_is_its_svg_file_drawn_in_the_layout_colour(fresh_project: Proje
     assert not re.search(r"\b(rg|RG|k|K|g|G)\b", flag.operators())  # no colour of its own: the layout's
 
 
-def test_any_view_box_is_fitted_to_the_icon_box(fresh_project: Project) -> None:
+def test_any_view_box_is_fitted_to_the_icon_box_and_any_colour_is_the_layout_s(fresh_project: Project) -> None:
     (fresh_project.templates_dir / "icons" / "half.svg").write_text(HALF)
     half = icon_set(fresh_project, "counterattack").icon("half", None)
     assert half.extent()[:4] == pytest.approx((-50, -50, 50, 0), abs=1e-3)  # the lower half of a 512 box
+    assert not re.search(r"\b(rg|RG|k|K|g|G)\b", half.operators())  # its own #123456 is left out
+
+
+def test_a_current_colour_stroke_is_drawn_without_a_color_attribute(fresh_project: Project) -> None:
+    (fresh_project.templates_dir / "icons" / "line.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-50 -50 100 100"><path fill="none" '
+        'stroke="currentColor" stroke-width="10" stroke-linecap="round" d="M -30 0 L 30 0"/></svg>')
+    line = icon_set(fresh_project, "counterattack").icon("line", None)
+    assert "S" in line.operators().split()
+    assert line.extent()[:4] == pytest.approx((-35, -5, 35, 5), abs=1e-3)  # widened by half the stroke
 
 
 def test_a_game_s_own_icons_win_by_name_and_add_names(fresh_project: Project) -> None:

@@ -69,7 +69,10 @@ class Icon:
             from generator.render.faces.vector import checked_tree, drawing
 
             where = Location(self.source)
-            found = drawing(checked_tree(self.data, self.source, where), self.source, where)
+            root = checked_tree(self.data, self.source, where)
+            if root.get("color") is None:  # svglib reads `currentColor` from `color` and drops a stroke without one
+                root.set("color", "#000000")
+            found = drawing(root, self.source, where)
             object.__setattr__(self, "_drawing", found)
         return found
 
