@@ -76,16 +76,19 @@ class Icon:
             object.__setattr__(self, "_drawing", found)
         return found
 
-    def operators(self) -> str:
+    def operators(self, cache: Any = None) -> str:
         """The icon's PDF path operators in the 100-unit box, without colour (see the module doc).
 
         Kept in the per-user cache by the bytes' digest and the code that makes them, so a warm
-        process reads them back without parsing the SVG (or loading svglib) at all."""
+        process reads them back without parsing the SVG (or loading svglib) at all. `cache`: that
+        `render.base.template_cache.CodeCache`, when the caller has it open."""
         found = self.__dict__.get("_operators")
         if found is None:
-            from generator.render.base.template_cache import CodeCache
+            if cache is None:
+                from generator.render.base.template_cache import CodeCache
 
-            found = CodeCache.for_user().plain(("icon-operators", self.sha256), _fingerprint(),
+                cache = CodeCache.for_user()
+            found = cache.plain(("icon-operators", self.sha256), _fingerprint(),
                                                lambda: _operators(self.drawing(), self.source),
                                                lambda value: isinstance(value, str))
             object.__setattr__(self, "_operators", found)
@@ -171,7 +174,10 @@ def icon_set(project: Project, game: str) -> IconSet:
 def _load_set(project: Project, game: str) -> IconSet:
     import hashlib
 
+    from generator.render.base.template_cache import CodeCache
+
     gate = project.gate
+    cache = CodeCache.for_user()
     found: dict[str, Icon] = {}
     folders = icon_folders(project, game)
     for folder in folders:
@@ -184,7 +190,7 @@ def _load_set(project: Project, game: str) -> IconSet:
                                 Location(source))
             data = gate.read_bytes(path, Location(source), limit=MAX_ICON_BYTES)
             icon = Icon(name, source, hashlib.sha256(data).hexdigest(), data)
-            icon.operators()  # checked and drawn now: a bad file fails here, at its own name
+            icon.operators(cache)  # checked and drawn now: a bad file fails here, at its own name
             found[name] = icon
     return IconSet(dict(sorted(found.items())), tuple(gate.name(folder) for folder in folders))
 
