@@ -8,9 +8,9 @@ and documents. `pnp init` writes the shipped set into a new project's `templates
 
 An icon is drawn in its file's view box, scaled to fit a square `size` wide, centred on its anchor.
 It prints in ONE colour, the layout's: whatever colours the file paints with (write
-`fill="currentColor"`; the shipped icons set `color="#000000"` on their root so any viewer shows them
-black), every filled or stroked part takes the layout's colour, and holes cut with
-`fill-rule="evenodd"` stay holes, so an icon reads on any background.
+`fill="currentColor"` or `stroke="currentColor"`; the shipped icons set `color="#000000"` on their
+root so any viewer shows them black), every filled or stroked part takes the layout's colour, and
+holes cut with `fill-rule="evenodd"` stay holes, so an icon reads on any background.
 
 Files are read through the project's read gate (`generator.readgate`): a job that resolves a face
 with an icon, or sets text holding one, records the icon set's files, so editing an SVG rebuilds what
