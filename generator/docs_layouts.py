@@ -15,7 +15,6 @@ from generator.load.reader import type_name
 from generator.load.schema import COMMON, DATA_BLOCKS, KIND_DOCS, LAYOUT, LAYOUT_TYPES, SIZE, Block
 from generator.model import NAMED_SIZES
 from generator.render.base.fonts import FONT_FILES
-from generator.render.faces.icons import ICONS
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "layouts.md"
 HEAD = """\
@@ -34,7 +33,14 @@ Project fonts: a TrueType font file in the project's `fonts/` (or `data/<game>/f
 is named by its file stem (`fonts/PirataOne.ttf` is `font: PirataOne`), embedded and
 subset like the shipped fonts. Project art: `path: art/kraken.svg` reads the project's
 `art/` folder; SVG is drawn as vectors (no external references, scripts, text or filters).
+
+Icons are SVG files too: `templates/icons/<name>.svg` is the project's shared set, and
+`templates/layouts/<game>/icons/<name>.svg` gives one game its own icon of that name (or one
+more). The file name is the icon's name (`icon: kraken`, inline `:kraken:` in a textbox or a
+rulebook). An icon prints in one colour, the layout's: draw it with `fill="currentColor"`
+(holes with `fill-rule="evenodd"`); `pnp init` writes the shipped set into a new project.
 """
+ICONS_DIR = PAGE.parents[1] / "templates" / "icons"
 
 
 def markdown() -> str:
@@ -43,7 +49,8 @@ def markdown() -> str:
     parts.extend(_block(block, layout=True, title=f"`type: {name}`") for name, block in LAYOUT_TYPES.items())
     parts.append("### Value kinds\n\n| kind | what it takes |\n|---|---|\n"
                  + "".join(f"| {kind} | {_cell(doc)} |\n" for kind, doc in KIND_DOCS.items()))
-    parts.append(f"Shipped fonts: {', '.join(FONT_FILES)}.\n\nIcons: {', '.join(ICONS)}.\n")
+    icons = sorted(path.stem for path in ICONS_DIR.glob("*.svg"))
+    parts.append(f"Shipped fonts: {', '.join(FONT_FILES)}.\n\nShipped icons (`templates/icons/`): {', '.join(icons)}.\n")
     parts.append("## Data files: game.yaml and the rest of data/<game>/\n")
     for block in DATA_BLOCKS:
         parts.append(_block(block, layout=False))

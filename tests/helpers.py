@@ -10,6 +10,7 @@ import pytest
 from generator.cli import main
 from generator.engine.registry import Registry
 from generator.project import Project
+from generator.render.faces.icons import Icon
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -20,6 +21,13 @@ def copy_sources(root: Path) -> Project:
         if (REPO / folder).is_dir():
             shutil.copytree(REPO / folder, root / folder)
     return Project.at(root)
+
+
+def shipped_icon(name: str) -> Icon:
+    """One icon of the shipped set (`templates/icons/`), for tests that make faces by hand."""
+    from generator.render.faces.icons import icon_set
+
+    return icon_set(Project.at(REPO), "").icon(name, None)
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -188,7 +188,8 @@ KIND_DOCS = {
     "colour": "colour: `#rgb`, `#rrggbb` or `none`",
     "font": "font: a shipped font (listed below) or the file stem of a font in the project's `fonts/` or "
             "`data/<game>/fonts/` (TrueType .ttf/.otf)",
-    "icon": "a shipped icon's name (listed below)",
+    "icon": "an icon's name: an SVG file in `templates/icons/` or the game's `templates/layouts/<game>/icons/` "
+            "(listed below)",
     "align": "left, centre (or center), right",
     "valign": "top, middle, bottom",
     "fit": "shrink or none",
@@ -285,7 +286,7 @@ LAYOUT_TYPES: dict[str, Block] = {
                   _k("valign", "valign", "top", "Vertical alignment in the box.", "middle", value="top"),
                   _k("fit", "fit", "shrink when min_size is given", "`shrink` or `none`.", "shrink"),
                   _k("fine", "bool", "false", "Fine print: the accessibility preflight allows it down to 6 pt (else 7 pt).", "true", value=False)),
-    "icon": _t("icon", "A shipped icon centred on (x, y).",
+    "icon": _t("icon", "An icon (an SVG file, printed in one colour) centred on (x, y).",
                _k("icon", "icon", REQUIRED, "Which icon.", "anchor"),
                _k("size", "num", REQUIRED, "Its side in mm.", "6"),
                _k("colour", "colour", "'#000000'", "Its colour.", "'#1f3b57'", value="#000000"),

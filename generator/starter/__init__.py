@@ -1,6 +1,7 @@
 """`pnp init` and `pnp new`: a designer's own project, and games in it, so nobody works in a clone of Pirate Press.
 
-The starter files are package data beside this module: `project/` (what `pnp init` writes), `game/`
+The starter files are package data beside this module: `project/` (what `pnp init` writes, the shipped
+icon set `templates/icons/*.svg` among them: a project owns its icons, as it owns its layouts), `game/`
 plus `game-yaml/` or `game-csv/` (what `pnp new` writes: game.yaml, one component with a few cards,
 its layouts, a rulebook with its contents table). In their paths and texts `__GAME__` stands for the
 new game's id, `__TITLE__` (game.yaml's title, written as a quoted YAML string) for its title and
@@ -51,7 +52,7 @@ class Made:
 
 def init_project(folder: Path) -> Made:
     """A new project in `folder` (made if missing; it must be empty): data/, templates/, fonts/, art/,
-    a README and a .gitignore, and the rulebooks' shared last page (how to print)."""
+    a README and a .gitignore, the rulebooks' shared last page (how to print) and the icon set."""
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder} is a file; pnp init makes a project in a new or empty folder")
     if folder.is_dir() and any(folder.iterdir()):

@@ -24,8 +24,10 @@ from generator.project import Project  # noqa: E402
 from generator.render.base.fonts import register_fonts  # noqa: E402
 from generator.render.base.units import pt  # noqa: E402
 from generator.render.faces.draw import draw_face  # noqa: E402
-from generator.render.faces.icons import ICONS  # noqa: E402
+from generator.render.faces.icons import icon_set  # noqa: E402
 from generator.render.faces.renderer import FaceRenderer  # noqa: E402
+
+SHIPPED = icon_set(Project.at(ROOT), "")  # the icons, read once from templates/icons/
 
 
 def bare_card(c, suit: dict, rank: int, paper: str) -> None:
@@ -47,7 +49,7 @@ def bare_card(c, suit: dict, rank: int, paper: str) -> None:
         c.scale(size / 100, size / 100)
         c.setFillColor(colour)
         c.setStrokeColor(colour)
-        ICONS[suit["symbol"]](c)
+        c.addLiteral(SHIPPED.icon(suit["symbol"], None).operators())  # the icon's paths, as drawing replays them
         c.restoreState()
 
     for turn in (False, True):

@@ -11,17 +11,22 @@ from hypothesis import strategies as st
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether, ListFlowable, ListItem, Spacer
 
+from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.flowables import KeepWhole
 from generator.render.documents.iconpara import IconParagraph
 from generator.render.documents.styles import make_styles
+from generator.render.faces.icons import icon_set
+from tests.helpers import REPO
+
+SHIPPED = icon_set(Project.at(REPO), "")  # :coin: draws the shipped icon
 
 ITEMS = ["Take 1 :coin: per ship in **your** harbour", "Draw two cards", "A broadside hits every ship in range — "
          "even your own, when it sails in the line of fire"]
 
 
 def block(style, kind, items):  # type: ignore[no-untyped-def]
-    paragraphs = [IconParagraph(markup.inline_to_para(text), style) for text in items]
+    paragraphs = [IconParagraph(markup.inline_to_para(text), style, icons=SHIPPED) for text in items]
     if kind == "list":
         return [ListFlowable([ListItem(p) for p in paragraphs], bulletType="bullet", start="\u2022")]
     return [*paragraphs, Spacer(1, 6)]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from generator.errors import DataError
 from generator.render.documents import markup
 from generator.render.documents.iconpara import MARKER, marker
-from generator.render.faces.icons import ICONS
 
 PIECES = ["Take", " ", "**", "*", ":coin:", ":nosuchicon:", ":", "&", "<", ">", "word", "2", "\ue010", "\ue011",
           "\n", "\u00e9", ":coin#ff0000:", "a*b", "* x *"]
@@ -24,12 +23,12 @@ def reference_inline(text: str) -> str:
     out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
     out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
-    out = markup.INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)) if m.group(1) in ICONS else m.group(0), out)
+    out = markup.INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)), out)  # parse let only icons through
     return markup.unescape_literal(out)
 
 
 def reference_plain(text: str) -> str:
-    text = MARKER.sub("", markup.INLINE_ICON.sub(lambda m: "" if m.group(1) in ICONS else m.group(0), text))
+    text = MARKER.sub("", markup.INLINE_ICON.sub("", text))
     return markup.unescape_literal(re.sub(r"\*{1,2}(.+?)\*{1,2}", r"\1", text))
 
 

@@ -6,9 +6,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.project import Project
 from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph
 from generator.render.documents.styles import make_styles
+from generator.render.faces.icons import icon_set
+from tests.helpers import REPO
+
+SHIPPED = icon_set(Project.at(REPO), "")  # :coin: draws the shipped icon
 
 WORDS = ["Take", "1", ":coin:", "per", "**ship**", "in", "*your*", "harbour", "broadside", "—", "and", "a"]
 
@@ -30,9 +35,9 @@ def lines(paragraph: IconParagraph) -> list[tuple[list[str], float]]:
 def test_wrapping_again_gives_what_a_fresh_paragraph_gives(games, words, widths) -> None:
     style = make_styles(games["pirate-tricks"]).body
     text = markup.inline_to_para(" ".join(words))
-    reused = IconParagraph(text, style)
+    reused = IconParagraph(text, style, icons=SHIPPED)
     for width in widths:
-        fresh = IconParagraph(text, style)
+        fresh = IconParagraph(text, style, icons=SHIPPED)
         assert reused.wrap(width, 1000) == fresh.wrap(width, 1000)
         assert lines(reused) == lines(fresh)
         assert reused.height == fresh.height and reused.width == fresh.width

@@ -16,7 +16,7 @@ from generator.render.faces.access import access_checks, face_findings
 from generator.render.faces.layout import Element, Face
 from generator.render.faces.renderer import renderer
 from generator.render.faces.vision import closest_under_deficiency, contrast, distance
-from tests.helpers import edit, run_pnp
+from tests.helpers import edit, run_pnp, shipped_icon
 from tests.render.test_layouts import write_layout
 
 PORT = "counterattack/port"
@@ -72,7 +72,7 @@ def test_contrast_is_measured_against_what_is_drawn_behind() -> None:
     off_band = element("text", "title", x=25.0, y=40.0, align="centre", text="PORT", size=9.0, colour="#f4ead5")
     (finding,) = face_findings(face(band, off_band))  # on the white stock, not the band
     assert finding.rule == "contrast" and "on #ffffff" in finding.measured
-    icon = element("icon", "mark", icon="anchor", x=30.0, y=50.0, size=8.0, colour="#e0e0e0")
+    icon = element("icon", "mark", icon=shipped_icon("anchor"), x=30.0, y=50.0, size=8.0, colour="#e0e0e0")
     (finding,) = face_findings(face(icon))
     assert finding.limit == ">= 3:1 for icon (WCAG 2.x)"
 

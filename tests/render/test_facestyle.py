@@ -10,6 +10,7 @@ from generator.render.base.units import PAPERS
 from generator.render.exports.raster import Workers
 from generator.render.exports.registry import EXPORTERS, ExportInput, PngSettings, PrintSheetOptions
 from generator.render.faces.renderer import renderer
+from tests.helpers import shipped_icon
 
 DPI = 300
 
@@ -148,7 +149,7 @@ def test_ink_saver_keeps_light_ink_that_stands_on_a_kept_band() -> None:
     face = Face(34.0, 34.0, "rect", 1.0, (
         element("rect", "background", bleed=True, fill="#e39b00", ink="background"),
         element("rect", "band", x=0.0, y=0.0, w=34.0, h=10.5, fill="#d35f00"),
-        element("icon", "on-band", icon="anchor", x=17.0, y=6.3, size=5.6, colour="#ffffff"),
+        element("icon", "on-band", icon=shipped_icon("anchor"), x=17.0, y=6.3, size=5.6, colour="#ffffff"),
         element("text", "off-band", text="ON FIRE", x=17.0, y=30.0, colour="#ffffff"),
     ))
     saved = {e.name: e for e in FaceStyle(ink_saver=True).apply(face, None).elements}  # type: ignore[arg-type]

@@ -88,6 +88,7 @@ def make_tiny(root: Path) -> Project:
     (root / "data" / "tiny" / "game.yaml").write_text(GAME)
     (root / "data" / "tiny" / "cards.yaml").write_text(CARDS)
     shutil.copytree(REPO / "templates" / "layouts" / "counterattack", root / "templates" / "layouts" / "counterattack")
+    shutil.copytree(REPO / "templates" / "icons", root / "templates" / "icons")  # the port's flag, the back's emblem
     (root / "templates" / "layouts" / "tiny").mkdir()
     (root / "templates" / "layouts" / "tiny" / "port.yaml").write_text(LAYOUT)
     (root / "templates" / "rulebooks").mkdir()
@@ -123,10 +124,22 @@ def apply(root: Path, edit: tuple[str, int]) -> None:
                          else text.replace(f"name: {LONG},", "name: Gamma,"))
     elif kind == "shift":  # every card one line down: a failure names the new line
         cards.write_text(f"# note {n}\n" + text)
+    elif kind == "icon":  # the shared flag icon redrawn (its pole n units shorter)
+        (root / "templates" / "icons" / "flag.svg").write_text(
+            ICON.format(d=f"M -40 {48 - n} L -34 {48 - n} L -34 -48 L -40 -48 Z"))
+    elif kind == "own-icon":  # the layout's game gets its own flag icon, or loses it again
+        own = root / "templates" / "layouts" / "counterattack" / "icons" / "flag.svg"
+        if own.exists():
+            own.unlink()
+        else:
+            own.parent.mkdir(exist_ok=True)
+            own.write_text(ICON.format(d=f"M -40 -40 H {n * 4} V 40 H -40 Z"))
 
 
+ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-50 -50 100 100"><path fill="currentColor" d="{d}"/></svg>'
 LONG = "Gamma of the Seven Seas and the Long Forgotten Coast"
-EDITS = st.tuples(st.sampled_from(["field", "art", "image", "component", "rename", "template", "misfit", "shift"]),
+EDITS = st.tuples(st.sampled_from(["field", "art", "image", "component", "rename", "template", "misfit", "shift", "icon",
+                                   "own-icon"]),
                   st.integers(0, 9))
 STEPS = st.lists(st.tuples(EDITS, st.booleans()), min_size=1, max_size=3)  # (edit, saved while a build runs)
 
@@ -141,6 +154,7 @@ def outputs(project: Project) -> dict[str, bytes]:
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(steps=STEPS)
 @example(steps=[(("misfit", 0), False), (("shift", 1), False)])  # a kept failing check must name the new line
+@example(steps=[(("icon", 7), False), (("own-icon", 3), True), (("own-icon", 3), False)])  # icons are inputs too
 def test_incremental_build_equals_clean_build(tmp_path_factory, steps) -> None:
     root = tmp_path_factory.mktemp("tiny")
     project = make_tiny(root)

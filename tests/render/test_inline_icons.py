@@ -14,17 +14,20 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.errors import DataError
 from generator.load import load_game
+from generator.project import Project
 from generator.render.base.fonts import register_fonts
 from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph
 from generator.render.faces.draw import draw_face
 from generator.render.faces.fit import layout_checks
+from generator.render.faces.icons import icon_set
 from generator.render.faces.layout import Element, Face
-from generator.render.faces.text import ICON_SCALE, parse, set_text
-from tests.helpers import edit
+from generator.render.faces.text import ICON_SCALE, Piece, parse, set_text
+from tests.helpers import REPO, edit, shipped_icon
 from tests.render.test_layouts import BASE, write_layout
 
 register_fonts()
+SHIPPED = icon_set(Project.at(REPO), "")  # the shipped icons, templates/icons/
 PATH, TEXT, IMAGE = 2, 1, 3  # pdfium page object types
 
 
@@ -45,7 +48,8 @@ def objects(pdf: bytes) -> list[tuple[int, tuple[float, ...], tuple[float, ...],
 
 def card_pdf(text: str, size: float = 10.0, colour: str = "#000000", w: float = 50.0) -> bytes:
     element = Element("textbox", "rule", tuple(sorted({
-        "text": text, "x": 5.0, "y": 5.0, "w": w, "h": 30.0, "size": size, "font": "Sans", "colour": colour}.items())))
+        "text": text, "x": 5.0, "y": 5.0, "w": w, "h": 30.0, "size": size, "font": "Sans", "colour": colour,
+        "inline_icons": (shipped_icon("coin"),)}.items())))
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=(63 * 72 / 25.4, 88 * 72 / 25.4), invariant=1)
     draw_face(canvas, Face(63, 88, "rect", 0, (element,)), 0)
@@ -77,15 +81,17 @@ def test_an_icon_takes_the_text_colour_or_its_own() -> None:
     inked = [c for kind, _b, _m, _t, c in objects(card_pdf("Pay :coin:", colour="#1f3b57")) if kind == PATH]
     own = [c for kind, _b, _m, _t, c in objects(card_pdf("Pay :coin#c9a227:", colour="#1f3b57")) if kind == PATH]
     assert inked == [(0x1F, 0x3B, 0x57)] and own == [(0xC9, 0xA2, 0x27)]
-    assert parse("a :coin#abc: b")[0][1][0].colour == "#abc"
+    assert parse("a :coin#abc: b", {"coin"})[0][1][0].colour == "#abc"
 
 
 def test_the_wrap_counts_an_icon_as_one_em() -> None:
     size, width = 10.0, stringWidth("Take 1", "Sans", 10.0) + 1
-    setting = set_text("Take 1 :coin:", "Sans", "Sans-Bold", size, size, 1.2, width, 100)
+    setting = set_text("Take 1 :coin:", "Sans", "Sans-Bold", size, size, 1.2, width, 100, frozenset({"coin"}))
     assert [len(line.words) for line in setting.lines] == [2, 1]
     wide = width + stringWidth(" ", "Sans", size) + size * ICON_SCALE
-    assert len(set_text("Take 1 :coin:", "Sans", "Sans-Bold", size, size, 1.2, wide, 100).lines) == 1
+    assert len(set_text("Take 1 :coin:", "Sans", "Sans-Bold", size, size, 1.2, wide, 100, frozenset({"coin"})).lines) == 1
+    lettered = set_text("Take 1 :coin:", "Sans", "Sans-Bold", size, size, 1.2, 1000, 100)  # no icon named: letters
+    assert lettered.lines[0].words[-1] == (Piece(":coin:", False),)
 
 
 def test_a_rulebook_icon_is_a_picture_one_em_square_on_the_baseline_in_the_text_colour() -> None:
@@ -95,7 +101,7 @@ def test_a_rulebook_icon_is_a_picture_one_em_square_on_the_baseline_in_the_text_
     style = ParagraphStyle("t", fontName="Serif", fontSize=12, leading=15, textColor=HexColor("#1f3b57"))
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=(400, 200), invariant=1)
-    paragraph = IconParagraph(markup.inline_to_para("Take **1** :coin: per ship"), style)
+    paragraph = IconParagraph(markup.inline_to_para("Take **1** :coin: per ship"), style, icons=SHIPPED)
     paragraph.wrapOn(canvas, 300, 100)
     paragraph.drawOn(canvas, 20, 100)
     canvas.showPage()
@@ -117,7 +123,7 @@ def test_a_rulebook_icon_is_a_picture_one_em_square_on_the_baseline_in_the_text_
 
 def test_an_unknown_icon_in_a_rulebook_is_an_error_at_its_line_with_suggestions() -> None:
     with pytest.raises(DataError) as caught:
-        markup.parse([(1, "# Rules"), (3, "Take 1 :coinn: per ship.")], "templates/rulebooks/x.md.j2")
+        markup.parse([(1, "# Rules"), (3, "Take 1 :coinn: per ship.")], "templates/rulebooks/x.md.j2", SHIPPED.names)
     assert str(caught.value).startswith("templates/rulebooks/x.md.j2:3: unknown inline icon ':coinn:'; "
                                         "did you mean :coin:")
 

@@ -183,9 +183,11 @@ def test_inline_icons_are_drawn_inside_text_boxes(fresh_project) -> None:
     page = PdfReader(io.BytesIO(buffer.getvalue())).pages[0]
     text = page.extract_text()
     assert "Take" in text and "now" in text and ":coin:" not in text
-    from generator.render.faces.icons import icon_operators
+    from generator.render.faces.icons import icon_set
 
-    assert icon_operators("coin").encode() in page.get_contents().get_data()
+    coin = icon_set(fresh_project, "counterattack").icon("coin", None)
+    assert coin.source == "templates/icons/coin.svg"  # drawn from the project's SVG file
+    assert coin.operators().encode() in page.get_contents().get_data()
 
 
 def test_images_resolve_inside_templates(fresh_project) -> None:

@@ -11,9 +11,9 @@ from generator.load import load_game
 from generator.project import Project
 from generator.render.base.units import MM
 from generator.render.faces.layout import Element, Face, back_layout
-from generator.render.faces.preflight import Measurements, icon_extent, preflight_checks, problems
+from generator.render.faces.preflight import Measurements, preflight_checks, problems
 from generator.render.faces.renderer import FaceRenderer, renderer
-from tests.helpers import edit
+from tests.helpers import edit, shipped_icon
 from tests.render.test_layouts import write_layout
 
 PORT = "counterattack/port"
@@ -91,8 +91,8 @@ def test_a_mirrored_element_is_checked_in_both_places(fresh_project: Project) ->
 
 
 def test_icon_extent_reads_the_drawn_art() -> None:
-    assert icon_extent("square")[:4] == pytest.approx((-38, -38, 38, 38))
-    assert icon_extent("circle")[4] == pytest.approx(42, abs=0.02)  # sampled curves stay on the circle
+    assert shipped_icon("square").extent()[:4] == pytest.approx((-38, -38, 38, 38), abs=1e-4)
+    assert shipped_icon("circle").extent()[4] == pytest.approx(42, abs=0.02)  # sampled curves stay on the circle
 
 
 def face_with(element: Element, shape: str = "rect") -> Face:
@@ -102,13 +102,13 @@ def face_with(element: Element, shape: str = "rect") -> Face:
 @settings(max_examples=60, deadline=None)
 @given(x=st.floats(0, 50), y=st.floats(0, 50), size=st.floats(1, 20))
 def test_a_square_icon_fails_exactly_when_it_leaves_the_safe_zone(x: float, y: float, size: float) -> None:
-    icon = Element("icon", "sq", (("icon", "square"), ("size", size), ("x", x), ("y", y)))
+    icon = Element("icon", "sq", (("icon", shipped_icon("square")), ("size", size), ("x", x), ("y", y)))
     half = size * 0.38
     inside = min(x, y) - half >= 3 - 1e-6 and max(x, y) + half <= 47 + 1e-6
     assert (problems(face_with(icon), 3.0) == []) == inside
 
 
-ICONS = st.builds(lambda x, y, size, mirror: Element("icon", "i", (("icon", "square"), ("mirror", mirror),
+ICONS = st.builds(lambda x, y, size, mirror: Element("icon", "i", (("icon", shipped_icon("square")), ("mirror", mirror),
                                                                    ("size", size), ("x", x), ("y", y))),
                   st.sampled_from([4.0, 10.0, 25.0, 46.0]), st.sampled_from([4.0, 25.0, 38.0]),
                   st.sampled_from([2.0, 8.0]), st.booleans())
@@ -134,7 +134,7 @@ def test_measuring_each_element_once_finds_what_measuring_every_face_finds(faces
 @settings(max_examples=60, deadline=None)
 @given(x=st.floats(0, 50), y=st.floats(0, 50), size=st.floats(1, 20))
 def test_a_round_icon_on_a_round_face_is_measured_as_a_disc(x: float, y: float, size: float) -> None:
-    icon = Element("icon", "dot", (("icon", "circle"), ("size", size), ("x", x), ("y", y)))
+    icon = Element("icon", "dot", (("icon", shipped_icon("circle")), ("size", size), ("x", x), ("y", y)))
     reach = ((x - 25) ** 2 + (y - 25) ** 2) ** 0.5 + size * 0.42
     if abs(reach - 22) > 0.01:  # away from the boundary, where sampling rounds
         assert (problems(face_with(icon, "circle"), 3.0) == []) == (reach < 22)

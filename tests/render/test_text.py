@@ -12,12 +12,12 @@ register_fonts()
 
 
 def test_parse_bold_and_icons() -> None:
-    paragraphs = parse("Take **2** :coin: now\nnext")
+    paragraphs = parse("Take **2** :coin: now\nnext", {"coin"})
     assert len(paragraphs) == 2
     words = paragraphs[0]
     assert words[1][0].bold and words[1][0].text == "2"
     assert words[2][0].icon == "coin"
-    assert unknown_icons("a :coin: and :doubloon:") == ["doubloon"]
+    assert unknown_icons("a :coin: and :doubloon:", {"coin"}) == ["doubloon"]
 
 
 def test_short_text_keeps_its_size_and_long_text_shrinks() -> None:

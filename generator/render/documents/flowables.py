@@ -42,6 +42,7 @@ from generator.render.documents.lines import ParagraphLines, paragraph_lines
 from generator.render.documents.pictures import FacePicture, resolve
 from generator.render.documents.scenes import SceneFlowable
 from generator.render.documents.styles import Styles
+from generator.render.faces.icons import IconSet, icon_set
 
 PICTURE_HEIGHT = 48 * mm
 SHORT_LIST = 6
@@ -91,10 +92,11 @@ class FieldBox(Flowable):
 class Slot(Flowable):
     """A dashed real-size outline with a caption inside: the place to put a pile of cards."""
 
-    def __init__(self, width: float, height: float, corner: float, caption: str, styles: Styles):
+    def __init__(self, width: float, height: float, corner: float, caption: str, styles: Styles,
+                 icons: IconSet | None = None):
         super().__init__()
         self.width, self.height, self.corner, self.styles = width, height, corner, styles
-        self.caption = Paragraph(caption, styles.caption)
+        self.caption = Paragraph(caption, styles.caption, icons=icons)
         self.hAlign = "CENTER"
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
@@ -227,8 +229,8 @@ class HeadingPara(Paragraph):
     """A heading that reports itself to the table of contents and the PDF outline."""
 
     def __init__(self, text: str, style: Any, level: int, key: str, outline: bool,
-                 lines: ParagraphLines | None = None):
-        super().__init__(text, style, lines=lines)
+                 lines: ParagraphLines | None = None, icons: IconSet | None = None):
+        super().__init__(text, style, lines=lines, icons=icons)
         self.toc_level, self.toc_key, self.outline = level, key, outline
         self.toc_text = markup.plain(text)
 
@@ -266,6 +268,12 @@ class Builder:
     def lines(self) -> ParagraphLines:
         """The session's paragraph line breaks of recent builds (`lines.py`), shared by every paragraph made here."""
         return paragraph_lines(self.project)
+
+    @cached_property
+    def icons(self) -> IconSet:
+        """The game's icons (`faces.icons`), for every `:icon:` in the text made here (their files are this
+        document's reads)."""
+        return icon_set(self.project, self.game.id)
 
     def flowables(self, blocks: list[markup.Block]) -> list[Flowable]:
         out: list[Flowable] = []
@@ -305,14 +313,14 @@ class Builder:
             self._headings += 1
             if block.level == 1:
                 self._after_title = True
-                return [Paragraph(markup.inline_to_para(block.text), s.title, lines=self.lines)]
+                return [Paragraph(markup.inline_to_para(block.text), s.title, lines=self.lines, icons=self.icons)]
             level = block.level - 1
             para = HeadingPara(markup.inline_to_para(block.text), s.heading(level), level,
-                               f"h{self._headings}", self.outline, lines=self.lines)
+                               f"h{self._headings}", self.outline, lines=self.lines, icons=self.icons)
             return [para]
         if isinstance(block, markup.Paragraph):
             style = s.subtitle if after_title else s.body  # the line under a title is its subtitle
-            return [Paragraph(markup.inline_to_para(block.text), style, lines=self.lines)]
+            return [Paragraph(markup.inline_to_para(block.text), style, lines=self.lines, icons=self.icons)]
         if isinstance(block, markup.ListBlock):
             flowable = self.list_block(block)
             # a short list reads as one unit: never leave a single item behind on the next page
@@ -354,7 +362,8 @@ class Builder:
 
     def list_block(self, block: markup.ListBlock) -> Flowable:
         s = self.styles
-        items = [ListItem(Paragraph(markup.inline_to_para(t), s.item, lines=self.lines)) for t in block.items]
+        items = [ListItem(Paragraph(markup.inline_to_para(t), s.item, lines=self.lines, icons=self.icons))
+                 for t in block.items]
         if block.ordered:
             return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
                                 bulletFontName="Sans-Bold",
@@ -404,7 +413,7 @@ class Builder:
                     cells.append(FieldBox(name, self.fillable, box_height, s.palette.primary, tip, sums))
                 else:
                     style = s.head_cell if (block.header and r == 0) else s.cell
-                    cells.append(Paragraph(markup.inline_to_para(cell), style, lines=self.lines))
+                    cells.append(Paragraph(markup.inline_to_para(cell), style, lines=self.lines, icons=self.icons))
             rows.append(cells)
         widths = _column_widths(block, self.width, s.cell.fontSize)
         table = Table(rows, colWidths=widths, repeatRows=1 if block.header else 0, hAlign="LEFT")
@@ -456,7 +465,7 @@ class Builder:
         width, height = size.width * mm, size.height * mm
         if sideways:
             width, height = height, width
-        return Slot(width, height, size.corner * mm, markup.inline_to_para(caption), self.styles)
+        return Slot(width, height, size.corner * mm, markup.inline_to_para(caption), self.styles, self.icons)
 
     def pictures(self, block: markup.Pictures) -> Flowable:
         s = self.styles
@@ -467,7 +476,8 @@ class Builder:
         cells = []
         for picture, (component, item) in zip(block.pictures, resolved, strict=True):
             face = FacePicture(self.game, self.project, component, item, picture.side, height)
-            caption = Paragraph(markup.inline_to_para(picture.caption), s.caption) if picture.caption else Spacer(1, 1)
+            caption = (Paragraph(markup.inline_to_para(picture.caption), s.caption, icons=self.icons)
+                       if picture.caption else Spacer(1, 1))
             cells.append([face, caption])
         table = Table([cells], hAlign="CENTER")
         table.setStyle(TableStyle([FONT, ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP")]))

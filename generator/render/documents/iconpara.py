@@ -3,7 +3,8 @@
 `markup.inline_to_para` turns each `:icon:` into a marker (it cannot know the size the
 text will be set at); this Paragraph knows each run's size and colour, and swaps each marker
 for a picture one em square, standing on the baseline, in the icon's own colour or the text's.
-(Pictures, because Platypus places nothing else inline; see `icons.icon_png`.)
+(Pictures, because Platypus places nothing else inline; see `faces.icons.Icon.png`.) The icons are the
+game's (`faces.icons.icon_set`), handed to each paragraph (`icons=`); a marker naming none of them stays text.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from reportlab.platypus.paragraph import textTransformFrags
 from reportlab.platypus.paraparser import ParaFrag
 
 from generator.render.documents.lines import ParagraphLines
-from generator.render.faces.icons import icon_png
+from generator.render.faces.icons import IconSet
 from generator.render.faces.text import ICON_SCALE
 
 MARKER_OPEN, MARKER_CLOSE = "\ue020", "\ue021"  # private-use stand-ins around 'name' or 'name#rrggbb'
@@ -42,7 +43,7 @@ def _hex(colour: Any) -> str:
     return "#" + colour.hexval()[2:].lower() if colour is not None else "#000000"
 
 
-def _icon_frags(frag: Any, size: float) -> list[Any]:
+def _icon_frags(frag: Any, size: float, icons: IconSet | None) -> list[Any]:
     """One parsed run of text cut at its icon markers: text runs, and pictures one em square."""
     from reportlab.lib.utils import ImageReader
     from reportlab.platypus.paraparser import ABag
@@ -52,7 +53,12 @@ def _icon_frags(frag: Any, size: float) -> list[Any]:
     for match in MARKER.finditer(frag.text):
         if match.start() > position:
             out.append(frag.clone(text=frag.text[position:match.start()]))
-        png = icon_png(match.group(1), _hex(match.group(2) or frag.textColor))
+        icon = icons.get(match.group(1)) if icons is not None else None
+        if icon is None:
+            out.append(frag.clone(text=f":{match.group(1)}{match.group(2) or ''}:"))
+            position = match.end()
+            continue
+        png = icon.png(_hex(match.group(2) or frag.textColor))
         picture = ABag(kind="img", src=f"icon:{match.group(1)}", image=ImageReader(io.BytesIO(png)),
                        width=size * ICON_SCALE, height=size * ICON_SCALE, valign="baseline")
         out.append(frag.clone(text="", cbDefn=picture))
@@ -186,7 +192,7 @@ class IconParagraph(Paragraph):
         super()._setup(text, style, bulletText, frags, cleaner)
 
     def __init__(self, text: Any, style: Any = None, *args: Any, lines: ParagraphLines | None = None,
-                 **kwargs: Any) -> None:
+                 icons: IconSet | None = None, **kwargs: Any) -> None:
         super().__init__(text, style, *args, **kwargs)
         if lines is not None and isinstance(text, str) and MARKER_OPEN not in text and not args and not kwargs:
             self._lines, self._markup = lines, text  # icons' pictures come from files: not shared
@@ -195,7 +201,7 @@ class IconParagraph(Paragraph):
             parts: list[Any] = []
             for frag in parsed:
                 if MARKER_OPEN in getattr(frag, "text", ""):
-                    parts.extend(_icon_frags(frag, frag.fontSize))
+                    parts.extend(_icon_frags(frag, frag.fontSize, icons))
                 else:
                     parts.append(frag)
             self.frags = parts

@@ -27,11 +27,11 @@ name is escaped by the template renderer (`LITERAL`) and printed as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from generator.errors import DataError, Location
 from generator.render.documents.iconpara import MARKER, MARKER_OPEN, marker
-from generator.render.faces.icons import ICONS
 from generator.render.faces.text import icon_problem, unknown_icons
 
 HEADING_RE = re.compile(r"^(#{1,4})\s+(.*)$")
@@ -166,6 +166,7 @@ Block = Heading | Paragraph | ListBlock | Table | Callout | Pictures | Directive
 class _Reader:
     lines: list[tuple[int, str]]
     file: str
+    icons: Collection[str] = frozenset()  # the icon names `:name:` may use (the game's `faces.icons.IconSet`)
     pos: int = 0
     blocks: list[Block] = field(default_factory=list)
 
@@ -176,9 +177,10 @@ class _Reader:
         return DataError(message, Location(self.file, line))
 
 
-def parse(lines: list[tuple[int, str]], file: str) -> list[Block]:
-    """Blocks from rendered template lines; bad markup is a DataError at the template line."""
-    reader = _Reader(list(lines), file)
+def parse(lines: list[tuple[int, str]], file: str, icons: Collection[str] = frozenset()) -> list[Block]:
+    """Blocks from rendered template lines; bad markup is a DataError at the template line. `icons`: the
+    names an inline `:name:` may use; any other is refused at its line."""
+    reader = _Reader(list(lines), file, icons)
     while (current := reader.peek()) is not None:
         line, text = current
         stripped = text.strip()
@@ -401,7 +403,7 @@ def _callout(reader: _Reader) -> Callout:
         body = text.strip()[1:]
         inner.append((line, body[1:] if body.startswith(" ") else body))
         reader.pos += 1
-    blocks = parse(inner, reader.file)
+    blocks = parse(inner, reader.file, reader.icons)
     if any(isinstance(b, (Callout, Directive)) for b in blocks):
         raise reader.error("a callout box cannot hold another box or a directive", first_line)
     return Callout(tuple(blocks), first_line)
@@ -417,26 +419,27 @@ def check_inline(text: str, reader: _Reader, line: int) -> None:
         rest = ITALIC_RE.sub(_inner, BOLD_RE.sub(_inner, text))
         if "*" in rest:
             raise reader.error(f"unpaired '*' or '**' in {text.strip()[:60]!r} (write **bold** or *italic*)", line)
-    unknown = unknown_icons(text) if ":" in text else []  # an icon is written :name:
+    unknown = unknown_icons(text, reader.icons) if ":" in text else []  # an icon is written :name:
     if unknown:
-        raise reader.error(icon_problem(unknown[0]), line)
+        raise reader.error(icon_problem(unknown[0], reader.icons), line)
 
 
 def inline_to_para(text: str) -> str:
-    """Inline markup to ReportLab paragraph markup (escaping everything else)."""
+    """Inline markup to ReportLab paragraph markup (escaping everything else). Every `:name:` left in parsed
+    text is an icon (`parse` refuses any other), drawn by the paragraph from the game's icons."""
     out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     if "*" in out:  # most cells and many lines have no emphasis: no pattern to run
         out = BOLD_RE.sub(lambda m: "<b>" + m.group(1) + "</b>", out)
         out = ITALIC_RE.sub(lambda m: "<i>" + m.group(1) + "</i>", out)
     if ":" in out:
-        out = INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)) if m.group(1) in ICONS else m.group(0), out)
+        out = INLINE_ICON.sub(lambda m: marker(m.group(1), m.group(2)), out)
     return unescape_literal(out)
 
 
 def plain(text: str) -> str:
     """Inline text without markers (for the table of contents and outlines)."""
     if ":" in text:
-        text = INLINE_ICON.sub(lambda m: "" if m.group(1) in ICONS else m.group(0), text)
+        text = INLINE_ICON.sub("", text)
     if MARKER_OPEN in text:
         text = MARKER.sub("", text)
     if "*" in text:

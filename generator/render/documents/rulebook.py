@@ -18,6 +18,7 @@ from generator.render.documents.document import build_pdf
 from generator.render.documents.flowables import Builder
 from generator.render.documents.styles import MARGIN, booklet_page, document_fonts, make_styles, paper_size
 from generator.render.documents.templating import render_template, template_context
+from generator.render.faces.icons import icon_set
 from generator.render.faces.renderer import renderer
 
 
@@ -46,7 +47,7 @@ def _parse(path: Path, game: Game, project: Project,
     fonts = document_fonts(game, project)
     lines = render_template(path, display, {**template_context(game), **(extra or {})}, gate=project.gate,
                             fonts=(fonts.checked, (fonts.display,)))
-    return display, markup.parse(lines, display)
+    return display, markup.parse(lines, display, icon_set(project, game.id).names)
 
 
 HOW_TO_PRINT = "rulebooks/how-to-print.md.j2"  # every rulebook's last page, drawn from the build's print plan

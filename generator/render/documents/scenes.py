@@ -22,6 +22,7 @@ from generator.render.documents import markup
 from generator.render.documents.iconpara import IconParagraph as Paragraph  # inline :icon: at text size
 from generator.render.documents.pictures import face_form, form_name, resolve, resolve_face
 from generator.render.documents.styles import Styles
+from generator.render.faces.icons import icon_set
 from generator.render.faces.layout import Face
 from generator.render.faces.renderer import renderer
 
@@ -66,7 +67,8 @@ class SceneFlowable(Flowable):
                 raise DataError(f"{component.id} has no back to draw", where)
             face = resolve_face(game, project, component, found, item.side)
             self.placed.append(Placed(form_name(component, found, item.side), face, item, component, found))
-        self.caption = Paragraph(markup.inline_to_para(scene.caption), styles.caption) if scene.caption else None
+        self.caption = (Paragraph(markup.inline_to_para(scene.caption), styles.caption, icons=icon_set(project, game.id))
+                        if scene.caption else None)
         self.scale = 1.0
         self.hAlign = "CENTER"
 

@@ -28,7 +28,7 @@ from generator.project import Project
 from generator.render.base.units import MM
 from generator.render.faces.layout import Element, Face, Layout, back_layout
 from generator.render.faces.preflight import Region, drawn_shapes
-from generator.render.faces.text import bold_of, fit_line, set_text, shrink_floor
+from generator.render.faces.text import bold_of, fit_line, inline_names, set_text, shrink_floor
 from generator.render.faces.vision import DEFICIENCIES, closest_apart, contrast
 
 if TYPE_CHECKING:
@@ -117,7 +117,8 @@ def text_size(element: Element) -> float | None:
             size, _ = fit_line(text, font, size, shrink_floor(element), element.get("max_width") * MM)
         return float(size)
     setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
-                       shrink_floor(element), element.get("leading"), element.get("w") * MM, element.get("h") * MM)
+                       shrink_floor(element), element.get("leading"), element.get("w") * MM, element.get("h") * MM,
+                       inline_names(element))
     return float(setting.size)
 
 
@@ -374,4 +375,4 @@ def _mark_values(elements: Iterable[Element]) -> Iterator[tuple[str, str]]:
         if element.type in ("text", "textbox") and element.get("text"):
             yield ("text", str(element.get("text")))
         elif element.type in ("icon", "pips"):
-            yield ("icon", str(element.get("icon")))
+            yield ("icon", element.get("icon").name)

@@ -17,7 +17,7 @@ from generator.render.base.units import pt
 from generator.render.faces.glyphs import draw_runs, text_width
 from generator.render.faces.icons import draw_icon
 from generator.render.faces.layout import Element, Face
-from generator.render.faces.text import bold_of, fit_line, icon_box, set_text, shrink_floor
+from generator.render.faces.text import bold_of, fit_line, icon_box, inline_icons, set_text, shrink_floor
 
 ASCENT = 0.78  # first baseline below the top of a text box, in ems
 
@@ -157,7 +157,8 @@ def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
     bold_font = e.get("bold_font") or bold_of(font)
     size = e.get("size")
     width, height = pt(e.get("w")), pt(e.get("h"))
-    setting = set_text(text, font, bold_font, size, shrink_floor(e), e.get("leading"), width, height)
+    icons = inline_icons(e)
+    setting = set_text(text, font, bold_font, size, shrink_floor(e), e.get("leading"), width, height, frozenset(icons))
     ink = colour(e.get("colour"))
     c.setFillColor(ink)
     block = setting.size + setting.leading * (len(setting.lines) - 1)
@@ -182,7 +183,7 @@ def _textbox(c: Any, e: Element, face: Face, bleed: float) -> None:
             for piece in word:
                 if piece.icon:
                     centre_x, centre_y, side = icon_box(x, baseline, setting.size)
-                    draw_icon(c, piece.icon, centre_x, centre_y, side, colour(piece.colour) if piece.colour else ink)
+                    draw_icon(c, icons[piece.icon], centre_x, centre_y, side, colour(piece.colour) if piece.colour else ink)
                     x += side
                 else:
                     face_font = bold_font if piece.bold else font

@@ -20,7 +20,6 @@ from generator.render.base.sandbox import where_data_lacks
 from generator.render.base.units import DEFAULT_BLEED, pt
 from generator.render.faces.draw import image_placement
 from generator.render.faces.glyphs import describe, missing
-from generator.render.faces.icons import ICONS
 from generator.render.faces.layout import Element, Face, Layout, back_layout
 from generator.render.faces.renderer import renderer
 from generator.render.faces.text import (
@@ -28,6 +27,7 @@ from generator.render.faces.text import (
     fit_line,
     icon_names,
     icon_problem,
+    inline_names,
     set_text,
     shrink_floor,
     unknown_icons,
@@ -46,6 +46,7 @@ class PrintableSide:
     layout: Layout | None = None
     faces: tuple[tuple[Item, Face], ...] = ()
     error: DataError | None = None
+    icons: frozenset[str] = frozenset()  # the icon names the layout's game has (`faces.icons.IconSet`)
 
 
 def printable_sides(game: Game, project: Project) -> list[PrintableSide]:
@@ -67,12 +68,13 @@ def printable_side(game: Game, project: Project, component: Component, side: str
     try:
         layout = faces.library.get(layout_name, component.location)
         resolved = tuple((item, faces.face(game, component, item, side)) for item in component.items)
+        icons = faces.library.icons(layout_name.split("/")[0]).names
     except DataError as exc:
         lacking = where_data_lacks(game, exc)  # a game.yaml cut short: its line, not the layout's
         if lacking is not None:
             exc = DataError(f"{exc.message}, which {exc.location} reads (is the file cut short?)", lacking)
         return PrintableSide(component, side, layout_name, error=exc)
-    return PrintableSide(component, side, layout_name, layout, resolved)
+    return PrintableSide(component, side, layout_name, layout, resolved, icons=icons)
 
 
 def layout_checks(game: Game, project: Project, sides: list[PrintableSide] | None = None) -> list[Check]:
@@ -117,7 +119,7 @@ def side_checks(side: PrintableSide) -> list[Check]:
     checks.extend(failures)
     checks.extend(_glyph_checks(name, resolved))
     checks.extend(resolution_checks(name, layout, resolved))
-    checks.extend(_icon_checks(name, layout, resolved))
+    checks.extend(_icon_checks(name, layout, resolved, side.icons))
     return checks
 
 
@@ -166,7 +168,7 @@ def resolution_checks(name: str, layout: Layout, resolved: list[tuple[Item, Face
     return checks
 
 
-def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -> list[Check]:
+def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]], icons: frozenset[str]) -> list[Check]:
     """An inline `:icon:` that names no icon fails at the line that wrote it: the layout's text when the
     layout holds the token, else the item whose field brought it in; with the nearest names."""
     failures: list[Check] = []
@@ -178,7 +180,7 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
                 continue
             source = sources.get(element.name)
             if element.type == "text":  # one line of plain letters: an icon there would print as ':coin:'
-                known = [icon for icon in icon_names(element.get("text")) if icon in ICONS]
+                known = [icon for icon in icon_names(element.get("text")) if icon in icons]
                 if known and (element.name, "text") not in seen:
                     seen.add((element.name, "text"))
                     failures.append(Check(f"{name} element '{element.name}' icons", "inline icons only in textboxes",
@@ -186,14 +188,14 @@ def _icon_checks(name: str, layout: object, resolved: list[tuple[Item, Face]]) -
                                           "element; make it a textbox", False,
                                           source.where if source is not None else item.location))
                 continue
-            for icon in unknown_icons(element.get("text")):
+            for icon in unknown_icons(element.get("text"), inline_names(element)):
                 in_layout = source is not None and f":{icon}" in str(source.raw)
                 where = source.where if in_layout and source is not None else item.location
                 if (str(where), icon) in seen:
                     continue
                 seen.add((str(where), icon))
                 failures.append(Check(f"{name} element '{element.name}' icons", "every inline icon is known",
-                                      f"{item.key}: {icon_problem(icon)}", False, where))
+                                      f"{item.key}: {icon_problem(icon, icons)}", False, where))
     return failures
 
 
@@ -250,7 +252,7 @@ def _misfit(element: Element, face: Face) -> str | None:
         font = element.get("font")
         setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
                            shrink_floor(element), element.get("leading"),
-                           pt(element.get("w")), pt(element.get("h")))
+                           pt(element.get("w")), pt(element.get("h")), inline_names(element))
         if not setting.fits:
             return (f"text needs more than {element.get('w'):g} x {element.get('h'):g} mm even at "
                     f"{setting.size:g} pt ({len(setting.lines)} lines)")

@@ -1,526 +1,393 @@
-"""Vector symbols (anchor, cutlass, compass, skull, coin...) drawn as ReportLab paths.
+"""Icons (anchor, cutlass, compass, skull, coin...): SVG files in the project, drawn as vector paths in one colour.
 
-Every icon is drawn in a 100 x 100 unit box centred on the origin, y up, in one
-colour; holes (eyes of the skull, the ring of the anchor) are cut with the
-even-odd fill rule so icons read on any background. Being vectors, they stay
-sharp at any print size and cost a few hundred bytes each in a PDF. Suit
-colours are paired with a distinct *shape* per suit, so the cards stay
-playable for colour-blind players.
+An icon is art, so it is data a designer edits in Inkscape: `templates/icons/<name>.svg` is the
+project's shared set (the games of a project share it), and `templates/layouts/<game>/icons/<name>.svg`
+gives one game its own icon of that name, or one more. The file's name is the icon's name, so
+dropping `kraken.svg` there makes `icon: kraken` and the inline `:kraken:` valid in that game's layouts
+and documents. `pnp init` writes the shipped set into a new project's `templates/icons/`.
 
-Layouts name icons (`icon: anchor`, inline `:coin:`); `ICONS` is the list of
-valid names, checked when a layout is validated.
+An icon is drawn in its file's view box, scaled to fit a square `size` wide, centred on its anchor.
+It prints in ONE colour, the layout's: whatever colours the file paints with (write
+`fill="currentColor"` or `stroke="currentColor"`; the shipped icons set `color="#000000"` on their
+root so any viewer shows them black), every filled or stroked part takes the layout's colour, and
+holes cut with `fill-rule="evenodd"` stay holes, so an icon reads on any background.
+
+Files are read through the project's read gate (`generator.readgate`): a job that resolves a face
+with an icon, or sets text holding one, records the icon set's files, so editing an SVG rebuilds what
+shows it. Each file is checked and drawn by the vector path (`faces.vector`: no scripts, no outside
+references, nothing svglib cannot draw, one line at the file otherwise) and turned once, per loaded
+`Icon`, into PDF path operators in a 100-unit box centred on the origin, y up, with no colour of their
+own: drawing replays them inside a saved graphics state after setting the layout's colour, which
+keeps thousands of icons per build cheap and the bytes the same from run to run.
 """
 
 from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
-EVEN_ODD = 0  # reportlab.pdfgen.canvas.FILL_EVEN_ODD
-NON_ZERO = 1
-
-IconDraw = Callable[[Any], None]
-
-
-def _fill(c: Any, path: Any, even_odd: bool = True) -> None:
-    c.drawPath(path, stroke=0, fill=1, fillMode=EVEN_ODD if even_odd else NON_ZERO)
-
-
-def _poly(path: Any, points: list[tuple[float, float]]) -> None:
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    path.close()
-
-
-def _ring(path: Any, x: float, y: float, outer: float, inner: float) -> None:
-    path.circle(x, y, outer)
-    path.circle(x, y, inner)
-
-
-def _stroke_line(c: Any, points: list[tuple[float, float]], width: float) -> None:
-    c.setLineWidth(width)
-    c.setLineCap(1)
-    c.setLineJoin(1)
-    path = c.beginPath()
-    path.moveTo(*points[0])
-    for point in points[1:]:
-        path.lineTo(*point)
-    c.drawPath(path, stroke=1, fill=0)
-
-
-def anchor(c: Any) -> None:
-    p = c.beginPath()
-    _ring(p, 0, 37, 10, 5.5)
-    _fill(c, p)
-    p = c.beginPath()
-    p.rect(-4.5, -40, 9, 69)
-    p.roundRect(-22, 15, 44, 8, 4)
-    _fill(c, p, even_odd=False)
-    p = c.beginPath()  # the arms: a crescent with a fluke at each end
-    p.moveTo(-36, -8)
-    p.curveTo(-33, -32, -17, -46, 0, -46)
-    p.curveTo(17, -46, 33, -32, 36, -8)
-    p.lineTo(28, -12)
-    p.curveTo(25, -29, 13, -37, 0, -37)
-    p.curveTo(-13, -37, -25, -29, -28, -12)
-    p.close()
-    _poly(p, [(-45, -14), (-33, 4), (-25, -12)])
-    _poly(p, [(45, -14), (33, 4), (25, -12)])
-    _fill(c, p, even_odd=False)
-
-
-def cutlass(c: Any) -> None:
-    p = c.beginPath()  # the curved blade, tip at the top right
-    p.moveTo(-14, -12)
-    p.curveTo(4, 6, 24, 26, 44, 46)
-    p.curveTo(36, 20, 20, 0, -4, -22)
-    p.close()
-    _fill(c, p, even_odd=False)
-    _stroke_line(c, [(-24, -6), (-4, -26)], 7)  # cross guard
-    _stroke_line(c, [(-12, -18), (-32, -38)], 9)  # grip
-    p = c.beginPath()
-    p.circle(-36, -42, 7)
-    _fill(c, p)
-    c.setLineWidth(4)
-    p = c.beginPath()  # knuckle bow
-    p.moveTo(-24, -6)
-    p.curveTo(-44, -14, -46, -32, -36, -42)
-    c.drawPath(p, stroke=1, fill=0)
-
-
-def compass(c: Any) -> None:
-    p = c.beginPath()
-    _ring(p, 0, 0, 47, 40)
-    _fill(c, p)
-    p = c.beginPath()
-    points = []
-    for i in range(16):  # four long points, four short, inner notches between
-        angle = math.pi / 2 - i * math.pi / 8
-        radius = (36 if i % 4 == 0 else 20) if i % 2 == 0 else 7
-        points.append((radius * math.cos(angle), radius * math.sin(angle)))
-    _poly(p, points)
-    p.circle(0, 0, 3.5)
-    _fill(c, p)
-
-
-def skull(c: Any) -> None:
-    p = c.beginPath()
-    p.arc(-36, -24, 36, 48, 236, -292)  # cranium, open at the bottom for the jaw
-    p.lineTo(20, -28)
-    p.curveTo(20, -40, 14, -44, 8, -44)
-    p.lineTo(-8, -44)
-    p.curveTo(-14, -44, -20, -40, -20, -28)
-    p.close()
-    p.ellipse(-26, -6, 20, 18)  # eyes
-    p.ellipse(6, -6, 20, 18)
-    _poly(p, [(0, -10), (-6, -22), (6, -22)])  # nose
-    for x in (-9, -1.5, 6):  # gaps between the teeth
-        p.rect(x, -44, 3, 10)
-    _fill(c, p)
-
-
-def coin(c: Any) -> None:
-    p = c.beginPath()
-    _ring(p, 0, 0, 48, 41)
-    p.circle(0, 0, 36)
-    _poly(p, _star_points(5, 24, 10))
-    _fill(c, p)
-
-
-def _star_points(n: int, outer: float, inner: float, cx: float = 0, cy: float = 0) -> list[tuple[float, float]]:
-    points = []
-    for i in range(2 * n):
-        angle = math.pi / 2 + i * math.pi / n
-        radius = outer if i % 2 == 0 else inner
-        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return points
-
-
-def star(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, _star_points(5, 48, 20, 0, -3))
-    _fill(c, p)
-
-
-def ship(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, [(-46, -20), (46, -20), (34, -40), (-36, -40)])
-    p.rect(-2.5, -20, 5, 66)
-    _poly(p, [(2.5, 46), (20, 41), (2.5, 36)])
-    p.moveTo(-30, -14)  # main sail, bellied
-    p.lineTo(-6, -14)
-    p.lineTo(-6, 38)
-    p.lineTo(-30, 38)
-    p.curveTo(-22, 24, -22, 0, -30, -14)
-    p.close()
-    p.moveTo(6, -14)
-    p.lineTo(34, -14)
-    p.curveTo(26, 4, 26, 18, 32, 30)
-    p.lineTo(6, 30)
-    p.close()
-    _fill(c, p, even_odd=False)
-
-
-def wheel(c: Any) -> None:
-    for i in range(8):
-        angle = i * math.pi / 4
-        _stroke_line(c, [(0, 0), (44 * math.cos(angle), 44 * math.sin(angle))], 6)
-    p = c.beginPath()
-    _ring(p, 0, 0, 34, 26)
-    _fill(c, p)
-    p = c.beginPath()
-    _ring(p, 0, 0, 10, 4)
-    _fill(c, p)
-
-
-def chest(c: Any) -> None:
-    p = c.beginPath()
-    p.roundRect(-42, -38, 84, 46, 4)
-    p.rect(-6, -16, 12, 14)  # the lock, cut out
-    _fill(c, p)
-    p = c.beginPath()
-    p.moveTo(-42, 12)
-    p.curveTo(-42, 40, 42, 40, 42, 12)
-    p.close()
-    _fill(c, p)
-
-
-def flag(c: Any) -> None:
-    p = c.beginPath()
-    p.rect(-40, -48, 6, 96)
-    p.moveTo(-34, 44)
-    p.curveTo(-10, 52, 10, 36, 44, 44)
-    p.lineTo(44, 2)
-    p.curveTo(10, -6, -10, 10, -34, 2)
-    p.close()
-    _fill(c, p, even_odd=False)
-    p = c.beginPath()  # a small skull on the flag, cut out
-    p.circle(5, 26, 9)
-    p.rect(0, 14, 10, 6)
-    _fill(c, p)
-
-
-def crown(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, [(-44, -30), (-44, 30), (-22, 4), (0, 38), (22, 4), (44, 30), (44, -30)])
-    p.rect(-44, -42, 88, 8)
-    _fill(c, p, even_odd=False)
-
-
-def bottle(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(-20, -46)
-    p.lineTo(20, -46)
-    p.lineTo(20, 8)
-    p.curveTo(20, 18, 8, 20, 8, 28)
-    p.lineTo(8, 40)
-    p.lineTo(-8, 40)
-    p.lineTo(-8, 28)
-    p.curveTo(-8, 20, -20, 18, -20, 8)
-    p.close()
-    p.rect(-13, -30, 26, 22)  # label, cut out
-    p.rect(-9, 42, 18, 6)
-    _fill(c, p)
-
-
-def swords(c: Any) -> None:
-    _stroke_line(c, [(-40, -40), (40, 40)], 7)
-    _stroke_line(c, [(40, -40), (-40, 40)], 7)
-    _stroke_line(c, [(-36, -18), (-18, -36)], 7)
-    _stroke_line(c, [(36, -18), (18, -36)], 7)
-
-
-def cannonball(c: Any) -> None:
-    p = c.beginPath()
-    p.circle(-4, -6, 38)
-    p.circle(-16, 8, 8)  # highlight, cut out
-    _fill(c, p)
-    _stroke_line(c, [(22, 22), (34, 36)], 6)
-    p = c.beginPath()
-    _poly(p, _star_points(6, 12, 5, 38, 40))
-    _fill(c, p)
-
-
-def shield(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(-38, 42)
-    p.lineTo(38, 42)
-    p.lineTo(38, 6)
-    p.curveTo(38, -20, 16, -38, 0, -46)
-    p.curveTo(-16, -38, -38, -20, -38, 6)
-    p.close()
-    p.moveTo(-28, 32)
-    p.lineTo(28, 32)
-    p.lineTo(28, 6)
-    p.curveTo(28, -14, 12, -28, 0, -35)
-    p.curveTo(-12, -28, -28, -14, -28, 6)
-    p.close()
-    _fill(c, p)
-    p = c.beginPath()
-    _poly(p, _star_points(5, 18, 7, 0, 4))
-    _fill(c, p)
-
-
-def heart(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(0, -44)
-    p.curveTo(-30, -18, -48, 0, -46, 20)
-    p.curveTo(-44, 42, -12, 48, 0, 26)
-    p.curveTo(12, 48, 44, 42, 46, 20)
-    p.curveTo(48, 0, 30, -18, 0, -44)
-    p.close()
-    _fill(c, p)
-
-
-def map_(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(-44, 34)
-    p.curveTo(-20, 42, 20, 26, 44, 34)
-    p.lineTo(44, -34)
-    p.curveTo(20, -42, -20, -26, -44, -34)
-    p.close()
-    for x, y in ((-22, 14), (-4, 2), (10, -8)):  # a dotted route, cut out
-        p.circle(x, y, 3.5)
-    _fill(c, p)
-    _stroke_line_cut(c)
-
-
-def _stroke_line_cut(c: Any) -> None:
-    """The X that marks the spot, drawn in the paper colour over the map."""
-    c.saveState()
-    c.setStrokeColorRGB(1, 1, 1)
-    _stroke_line(c, [(18, -6), (32, -20)], 4)
-    _stroke_line(c, [(32, -6), (18, -20)], 4)
-    c.restoreState()
-
-
-def hourglass(c: Any) -> None:
-    p = c.beginPath()
-    p.rect(-32, 38, 64, 8)
-    p.rect(-32, -46, 64, 8)
-    _poly(p, [(-26, 38), (26, 38), (4, 0), (26, -38), (-26, -38), (-4, 0)])
-    _fill(c, p, even_odd=False)
-
-
-def pip(c: Any) -> None:
-    p = c.beginPath()
-    p.circle(0, 0, 40)
-    _fill(c, p)
-
-
-def triangle(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, [(0, 46), (48, -38), (-48, -38)])
-    _fill(c, p)
-
-
-def square(c: Any) -> None:
-    p = c.beginPath()
-    p.rect(-38, -38, 76, 76)
-    _fill(c, p)
-
-
-def circle(c: Any) -> None:
-    p = c.beginPath()
-    p.circle(0, 0, 42)
-    _fill(c, p)
-
-
-def diamond(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, [(0, 48), (36, 0), (0, -48), (-36, 0)])
-    _fill(c, p)
-
-
-def ladle(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(-46, -8)
-    p.curveTo(-46, -46, 8, -46, 8, -8)
-    p.close()
-    _fill(c, p)
-    _stroke_line(c, [(2, -8), (36, 38)], 8)
-    p = c.beginPath()
-    _ring(p, 38, 42, 8, 3.5)
-    _fill(c, p)
-
-
-def cannon(c: Any) -> None:
-    p = c.beginPath()
-    _poly(p, [(-44, -2), (34, 26), (40, 10), (-38, -20)])
-    p.circle(-42, -11, 9)
-    p.rect(34, 8, 8, 22)
-    _fill(c, p, even_odd=False)
-    p = c.beginPath()
-    _ring(p, -6, -24, 20, 6)
-    _fill(c, p)
-
-
-def spyglass(c: Any) -> None:
-    c.saveState()
-    c.rotate(30)
-    p = c.beginPath()
-    p.roundRect(-50, -7, 30, 14, 2)
-    p.roundRect(-18, -9.5, 30, 19, 2)
-    p.roundRect(14, -13, 36, 26, 3)
-    _fill(c, p, even_odd=False)
-    c.restoreState()
-
-
-def hammer(c: Any) -> None:
-    c.saveState()
-    c.rotate(-35)
-    p = c.beginPath()
-    p.roundRect(-6, -50, 12, 76, 4)
-    p.roundRect(-30, 20, 52, 22, 3)
-    _poly(p, [(22, 24), (40, 18), (40, 44), (22, 38)])
-    _fill(c, p, even_odd=False)
-    c.restoreState()
-
-
-def hook(c: Any) -> None:
-    c.setLineWidth(11)
-    c.setLineCap(1)
-    p = c.beginPath()
-    p.moveTo(12, 22)
-    p.lineTo(12, -6)
-    p.curveTo(12, -46, -36, -46, -36, -12)
-    c.drawPath(p, stroke=1, fill=0)
-    p = c.beginPath()
-    _poly(p, [(-36, -4), (-46, -18), (-26, -18)])
-    p.roundRect(-8, 20, 40, 28, 5)
-    _fill(c, p, even_odd=False)
-
-
-def parrot(c: Any) -> None:
-    p = c.beginPath()
-    p.ellipse(-24, -30, 40, 58)  # body
-    _poly(p, [(-16, -24), (-4, -28), (-22, -50), (-32, -44)])  # tail
-    _poly(p, [(22, 34), (38, 20), (20, 12)])  # beak
-    _fill(c, p, even_odd=False)
-    p = c.beginPath()
-    p.circle(8, 26, 17)  # head, with the eye as a hole
-    p.circle(12, 30, 4.5)
-    _fill(c, p)
-    _stroke_line(c, [(-40, -34), (36, -34)], 5)  # the perch
-
-
-def crossed_sabres(c: Any) -> None:
-    c.saveState()
-    c.scale(0.9, 0.9)
-    cutlass(c)
-    c.scale(-1, 1)
-    cutlass(c)
-    c.restoreState()
-
-
-def flame(c: Any) -> None:
-    p = c.beginPath()
-    p.moveTo(0, 48)
-    p.curveTo(18, 22, 40, 4, 34, -20)
-    p.curveTo(28, -46, -28, -46, -34, -20)
-    p.curveTo(-40, 4, -18, 22, 0, 48)
-    p.close()
-    p.moveTo(0, 8)
-    p.curveTo(10, -4, 16, -16, 12, -26)
-    p.curveTo(6, -38, -6, -38, -12, -26)
-    p.curveTo(-16, -16, -10, -4, 0, 8)
-    p.close()
-    _fill(c, p)
-
-
-ICONS: dict[str, IconDraw] = {
-    "anchor": anchor,
-    "bottle": bottle,
-    "cannonball": cannonball,
-    "chest": chest,
-    "coin": coin,
-    "compass": compass,
-    "crown": crown,
-    "cutlass": cutlass,
-    "flag": flag,
-    "heart": heart,
-    "hourglass": hourglass,
-    "map": map_,
-    "pip": pip,
-    "shield": shield,
-    "ship": ship,
-    "skull": skull,
-    "star": star,
-    "swords": swords,
-    "wheel": wheel,
-    "triangle": triangle,
-    "square": square,
-    "circle": circle,
-    "diamond": diamond,
-    "ladle": ladle,
-    "cannon": cannon,
-    "spyglass": spyglass,
-    "hammer": hammer,
-    "hook": hook,
-    "parrot": parrot,
-    "crossed-sabres": crossed_sabres,
-    "flame": flame,
-}
+from generator.errors import DataError, Location, did_you_mean
+from generator.project import Project
+
+ICON_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")  # what `:name:` in text can say (`render.faces.text.ICON_RE`)
+ICONS_FOLDER = "icons"
+MAX_ICON_BYTES = 4 << 20  # designed: a detailed icon traced in Inkscape is tens of kilobytes
+UNIT = 100.0  # an icon's operators draw in a UNIT x UNIT box centred on the origin, y up
+# PDF operators that would use a resource of the scratch page the icon was drawn on (an image, a
+# transparency state, a shading, a pattern colour, text): an icon is one colour of plain paths.
+_RESOURCE_OPERATORS = frozenset({"Do", "gs", "sh", "cs", "CS", "scn", "SCN", "BI", "Tf", "BT"})
+_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
+ICON_PIXELS = 128  # an inline icon in a document: about 900 dpi at 10 pt, crisp in print
+
+
+@dataclass(frozen=True)
+class Icon:
+    """One icon file's content: equal (and hashed) by name, file and digest; `data` is the bytes read.
+
+    What is made from the bytes (the drawing, its operators, pictures of it) is made once per
+    object and not pickled: a worker that receives an icon remakes it from `data`.
+    """
+
+    name: str
+    source: str  # the file's recorded name, relative to the project root
+    sha256: str
+    data: bytes = field(compare=False, repr=False)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def drawing(self) -> Any:
+        """The SVG as a checked ReportLab Drawing (`faces.vector`); a DataError at the file when it is bad."""
+        found = self.__dict__.get("_drawing")
+        if found is None:
+            from generator.render.faces.vector import checked_tree, drawing
+
+            where = Location(self.source)
+            root = checked_tree(self.data, self.source, where)
+            if root.get("color") is None:  # svglib reads `currentColor` from `color` and drops a stroke without one
+                root.set("color", "#000000")
+            found = drawing(root, self.source, where)
+            object.__setattr__(self, "_drawing", found)
+        return found
+
+    def operators(self, cache: Any = None) -> str:
+        """The icon's PDF path operators in the 100-unit box, without colour (see the module doc).
+
+        Kept in the per-user cache by the bytes' digest and the code that makes them, so a warm
+        process reads them back without parsing the SVG (or loading svglib) at all. `cache`: that
+        `render.base.template_cache.CodeCache`, when the caller has it open."""
+        found = self.__dict__.get("_operators")
+        if found is None:
+            if cache is None:
+                from generator.render.base.template_cache import CodeCache
+
+                cache = CodeCache.for_user()
+            found = cache.plain(("icon-operators", self.sha256), _fingerprint(),
+                                               lambda: _operators(self.drawing(), self.source),
+                                               lambda value: isinstance(value, str))
+            object.__setattr__(self, "_operators", found)
+        return str(found)
+
+    def extent(self) -> tuple[float, float, float, float, float]:
+        """Left, bottom, right, top of the icon's ink in its 100-unit box (y up), and its reach from the centre."""
+        found = self.__dict__.get("_extent")
+        if found is None:
+            found = operators_extent(self.operators())
+            object.__setattr__(self, "_extent", found)
+        return found
+
+    def png(self, colour: str, pixels: int = ICON_PIXELS) -> bytes:
+        """The icon in `colour` ('#rrggbb') as a square PNG with a transparent ground, made once per colour.
+
+        Document paragraphs (ReportLab Platypus) place inline pictures only as images, so an icon
+        inside rulebook text is the vector drawn once and rasterised finely; same input, same bytes
+        (no timestamps), so documents stay reproducible.
+        """
+        pictures: dict[tuple[str, int], bytes] = self.__dict__.setdefault("_pngs", {})
+        key = (colour, pixels)
+        if key not in pictures:
+            pictures[key] = _png(self, colour, pixels)
+        return pictures[key]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if not key.startswith("_")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+@dataclass(frozen=True)
+class IconSet:
+    """The icons one game's layouts and documents may name: name -> Icon (the game's own win)."""
+
+    icons: Mapping[str, Icon]
+    folders: tuple[str, ...] = ()  # where they were looked for, for messages
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.icons)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.icons
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.icons))
+
+    def get(self, name: str) -> Icon | None:
+        return self.icons.get(name)
+
+    def icon(self, name: str, where: Location | None, what: str = "icon") -> Icon:
+        """The icon `name`, or a DataError at `where` with the nearest names."""
+        found = self.icons.get(name)
+        if found is None:
+            raise DataError(f"{what} {name!r} is unknown{self.hint(name)}", where)
+        return found
+
+    def hint(self, name: str) -> str:
+        """'; did you mean ...' for a misspelt name, else where icons come from and which there are."""
+        close = did_you_mean(name, tuple(sorted(self.icons)))
+        if close:
+            return close
+        folders = " or ".join(f"{folder}/" for folder in self.folders) or f"templates/{ICONS_FOLDER}/"
+        known = ", ".join(sorted(self.icons)) if self.icons else "none"
+        return f" (an icon is an SVG file in {folders}; icons: {known})"
+
+
+def icon_folders(project: Project, game: str) -> list[Path]:
+    """Where a game's icons are found, the shared set first and the game's own (which win) last."""
+    shared = project.templates_dir / ICONS_FOLDER
+    return [shared, project.templates_dir / "layouts" / game / ICONS_FOLDER] if game else [shared]
+
+
+def icon_set(project: Project, game: str) -> IconSet:
+    """The icons of `game` in `project`, read through the gate once per build (callers inherit the reads:
+    the folder listings and every icon file, so adding, removing or editing one rebuilds what uses them)."""
+    return project.gate.derived(("icons", game), lambda: _load_set(project, game))
+
+
+def _load_set(project: Project, game: str) -> IconSet:
+    import hashlib
+
+    from generator.render.base.template_cache import CodeCache
+
+    gate = project.gate
+    cache = CodeCache.for_user()
+    found: dict[str, Icon] = {}
+    folders = icon_folders(project, game)
+    for folder in folders:
+        for path in gate.listdir(folder, "*.svg"):
+            source = gate.name(path)
+            name = path.stem
+            if not ICON_NAME.match(name):
+                raise DataError(f"icon file name {path.name!r} cannot be named in text (:name:); use lower-case "
+                                "letters, digits, '-' or '_', starting with a letter (e.g. sea-serpent.svg)",
+                                Location(source))
+            data = gate.read_bytes(path, Location(source), limit=MAX_ICON_BYTES)
+            icon = Icon(name, source, hashlib.sha256(data).hexdigest(), data)
+            icon.operators(cache)  # checked and drawn now: a bad file fails here, at its own name
+            found[name] = icon
+    return IconSet(dict(sorted(found.items())), tuple(gate.name(folder) for folder in folders))
+
+
+def _operators(made: Any, source: str) -> str:
+    """A Drawing's path operators in the 100-unit box, y up, its colours left out, checked to use no resource."""
+    from reportlab.graphics import renderPDF
+    from reportlab.pdfgen.canvas import Canvas
+
+    class Uncoloured(Canvas):  # our own canvas kind, not a patch: colour comes from whoever replays the operators
+        def setFillColor(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setStrokeColor(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setFillAlpha(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setStrokeAlpha(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setFillOverprint(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setStrokeOverprint(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setOverprintMask(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+        def setFont(self, *args: Any, **kwargs: Any) -> None:  # renderPDF sets its default font; icons hold no text
+            pass
+
+    _drop_unpainted(made)
+    width, height = float(made.width), float(made.height)
+    scratch = Uncoloured(io.BytesIO(), invariant=1)
+    start = len(scratch._code)  # the scratch canvas's content so far (its preamble)
+    scale = UNIT / max(width, height)  # the longer side fills the box; the art stays centred
+    scratch.saveState()
+    scratch.translate(-width * scale / 2, -height * scale / 2)
+    scratch.scale(scale, scale)
+    renderPDF.draw(made, scratch, 0, 0, showBoundary=False)
+    scratch.restoreState()
+    code = "\n".join(line for line in scratch._code[start:] if line != "1 0 0 1 0 0 cm")  # (no-op transforms)
+    used = _RESOURCE_OPERATORS.intersection(code.split())
+    if used:
+        raise DataError(f"SVG {source!r} is not plain one-colour paths (it uses {', '.join(sorted(used))}: an image, "
+                        "transparency, a gradient or text); an icon is filled and stroked paths in one colour",
+                        Location(source))
+    return code
+
+
+def _drop_unpainted(node: Any) -> None:
+    """Leave out shapes that paint nothing (svglib adds an unstroked copy of every filled path): fewer bytes."""
+    contents = getattr(node, "contents", None)
+    if contents is None:
+        return
+    kept = []
+    for child in contents:
+        _drop_unpainted(child)
+        painted = (getattr(child, "fillColor", None) is not None or getattr(child, "strokeColor", None) is not None
+                   or getattr(child, "isClipPath", False) or hasattr(child, "contents"))
+        if painted:
+            kept.append(child)
+    node.contents = kept
 
 
 @cache
-def icon_operators(name: str) -> str:
-    """The icon's PDF path operators in its unit box, generated once per process.
+def _fingerprint() -> bytes:
+    """What an icon's operators depend on besides its bytes: this module, the SVG checks, svglib and ReportLab
+    (constant for a process: it describes the code that process runs; svglib's files are stat'ed, not imported)."""
+    import hashlib
+    from importlib.util import find_spec
 
-    Icons are drawn thousands of times per build; formatting their paths is
-    most of ReportLab's work, so each is drawn once on a scratch canvas and its
-    operators are replayed with `addLiteral` inside a saved graphics state.
-    """
-    from reportlab.pdfgen.canvas import Canvas
+    import reportlab
 
-    scratch = Canvas(io.BytesIO())
-    start = len(scratch._code)  # the scratch canvas's content so far (its preamble)
-    ICONS[name](scratch)
-    return "\n".join(scratch._code[start:])
+    from generator.render.faces import vector
+
+    digest = hashlib.sha256(b"icon-operators\0" + reportlab.Version.encode())
+    for module in (__file__, vector.__file__):
+        digest.update(Path(module).read_bytes())
+    spec = find_spec("svglib")
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        for path in sorted(Path(folder).glob("*.py")):
+            info = path.stat()
+            digest.update(f"{path.name}:{info.st_size}:{info.st_mtime_ns}\n".encode())
+    return digest.digest()
 
 
-def draw_icon(c: Any, name: str, x: float, y: float, size: float, colour: Any, rotate: float = 0.0) -> None:
-    """Draw icon `name` centred at (x, y) points, `size` points wide, in one colour."""
+def draw_icon(c: Any, icon: Icon, x: float, y: float, size: float, colour: Any, rotate: float = 0.0) -> None:
+    """Draw `icon` centred at (x, y) points, `size` points wide, in one colour."""
     c.saveState()
     c.translate(x, y)
     if rotate:
         c.rotate(rotate)
-    c.scale(size / 100.0, size / 100.0)
+    c.scale(size / UNIT, size / UNIT)
     c.setFillColor(colour)
     c.setStrokeColor(colour)
-    c.addLiteral(icon_operators(name))
+    c.addLiteral(icon.operators())
     c.restoreState()
 
 
-ICON_PIXELS = 128  # an inline icon in a document: about 900 dpi at 10 pt, crisp in print
-
-
-@cache
-def icon_png(name: str, colour: str, pixels: int = ICON_PIXELS) -> bytes:
-    """Icon `name` in `colour` ('#rrggbb') as a square PNG with a transparent ground.
-
-    Document paragraphs (ReportLab Platypus) place inline pictures only as images, so an
-    icon inside rulebook text is the vector drawn once and rasterised finely; same input,
-    same bytes (no timestamps), so documents stay reproducible.
-    """
+def _png(icon: Icon, colour: str, pixels: int) -> bytes:
     import pypdfium2 as pdfium
     from reportlab.lib.colors import HexColor
     from reportlab.pdfgen.canvas import Canvas
 
     page = io.BytesIO()
-    canvas = Canvas(page, pagesize=(100, 100), invariant=1)
-    draw_icon(canvas, name, 50, 50, 100, HexColor(colour))
+    canvas = Canvas(page, pagesize=(UNIT, UNIT), invariant=1)
+    draw_icon(canvas, icon, UNIT / 2, UNIT / 2, UNIT, HexColor(colour))
     canvas.showPage()
     canvas.save()
     document = pdfium.PdfDocument(page.getvalue())
     try:
-        image = document[0].render(scale=pixels / 100, fill_color=(0, 0, 0, 0), draw_annots=False).to_pil()
+        image = document[0].render(scale=pixels / UNIT, fill_color=(0, 0, 0, 0), draw_annots=False).to_pil()
     finally:
         document.close()
     out = io.BytesIO()
     image.save(out, "PNG", optimize=True)
     return out.getvalue()
+
+
+def operators_extent(operators: str) -> tuple[float, float, float, float, float]:
+    """Left, bottom, right, top of what `operators` ink (y up), and the reach from the origin.
+
+    Read from the very path operators an icon is drawn with: curves are sampled,
+    strokes widened by half their line width, nested transforms applied.
+    """
+    Point = tuple[float, float]
+    points: list[Point] = []
+    path: list[Point] = []
+    stack: list[tuple[float, ...]] = []
+    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    line_width = 1.0
+    operands: list[float] = []
+    current = (0.0, 0.0)
+    start = (0.0, 0.0)
+
+    def place(px: float, py: float) -> Point:
+        a, b, c, d, e, f = matrix
+        return (a * px + c * py + e, b * px + d * py + f)
+
+    for token in operators.split():
+        if _NUMBER.match(token):
+            operands.append(float(token))
+            continue
+        if token in ("m", "l") and len(operands) >= 2:
+            current = (operands[0], operands[1])
+            if token == "m":
+                start = current
+            path.append(place(*current))
+        elif token == "h":
+            current = start
+        elif token in ("c", "v", "y") and len(operands) >= 4:
+            x0, y0 = current
+            if token == "c":
+                x1, y1, x2, y2, x3, y3 = operands[:6]
+            elif token == "v":
+                x1, y1 = x0, y0
+                x2, y2, x3, y3 = operands[:4]
+            else:
+                x1, y1, x3, y3 = operands[:4]
+                x2, y2 = x3, y3
+            for step in range(1, 9):
+                t = step / 8
+                u = 1 - t
+                path.append(place(u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                                  u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+            current = (x3, y3)
+        elif token == "re" and len(operands) >= 4:
+            rx, ry, rw, rh = operands[:4]
+            path.extend(place(px, py) for px, py in ((rx, ry), (rx + rw, ry), (rx + rw, ry + rh), (rx, ry + rh)))
+        elif token == "w" and operands:
+            line_width = operands[0]
+        elif token == "cm" and len(operands) >= 6:
+            a, b, c, d, e, f = operands[:6]
+            m = matrix
+            matrix = (a * m[0] + b * m[2], a * m[1] + b * m[3], c * m[0] + d * m[2], c * m[1] + d * m[3],
+                      e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5])
+        elif token == "q":
+            stack.append((*matrix, line_width))
+        elif token == "Q" and stack:
+            *saved, line_width = stack.pop()
+            matrix = (saved[0], saved[1], saved[2], saved[3], saved[4], saved[5])
+        elif token in ("f", "f*", "F", "b", "b*", "B", "B*", "S", "s"):
+            pad = 0.0
+            if token not in ("f", "f*", "F"):
+                pad = line_width / 2 * math.sqrt(abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]))
+            for px, py in path:
+                points.extend(((px - pad, py - pad), (px + pad, py + pad), (px - pad, py + pad), (px + pad, py - pad)))
+            path = []
+        elif token == "n":
+            path = []
+        operands = []
+    if not points:
+        return (0.0, 0.0, 0.0, 0.0, 0.0)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    reach = max(math.hypot(px, py) for px, py in points)
+    return (min(xs), min(ys), max(xs), max(ys), reach)

@@ -52,15 +52,16 @@ from generator.model import Component, Game, Item
 from generator.project import Project
 from generator.render.base.project_fonts import ProjectFont
 from generator.render.faces.glyphs import composed
-from generator.render.faces.icons import ICONS
+from generator.render.faces.icons import ICON_NAME, Icon, IconSet, icon_set
 from generator.render.faces.images import Picture, load_picture
-from generator.render.faces.text import FITS
+from generator.render.faces.text import FITS, INLINE_ICONS, icon_names
 from generator.speed import speedups
 
 LAYOUT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*/[a-z0-9][a-z0-9_-]*$")
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 WAIVABLE = ("contrast", "size")  # rules of the accessibility preflight (`render.faces.access`) a layout may waive
 MAX_EXTENDS = 8
+ICON_TYPES = ("icon", "pips", "textbox")  # elements that draw icons: named, or inline in their text
 
 # Keys, value kinds, defaults and required keys of every element type: made from the one declared table,
 # `generator.load.schema` (which docs/layouts.md is generated from). Value kinds: num (mm or pt), colour,
@@ -429,16 +430,20 @@ class LayoutLibrary:
             elif isinstance(value.raw, str) and ("{{" in value.raw or "{%" in value.raw):
                 value.template = self._template(value.raw, value.where, f"element '{element.name}' {key}")
                 value.refs = self._references(value.raw, expression=False)
-            elif not isinstance(value.raw, ProjectFont):  # an inherited element's font is already resolved
+            elif not isinstance(value.raw, (ProjectFont, Icon)):  # an inherited font or icon is already resolved
                 value.raw = _coerce(value.raw, value_kind, key, element.name, value.where)
                 if value_kind == "path":  # checked now; read when a face is resolved (so only faces depend on it)
                     self.image_path(value.raw, value.where)
                 elif value_kind == "font":  # read now: the layout's reads cover the font file's bytes
                     value.raw = self.font(value.raw, value.where, element.game)
+                elif value_kind == "icon":  # the icon set is read now: the layout's reads cover its files
+                    value.raw = self.icon(value.raw, value.where, element.name, element.game)
         for key in REQUIRED[kind]:
             if key not in element.values:
                 raise DataError(f"{kind} element '{element.name}' needs '{key}'", element.where)
         element.bold = self._own_bold(element) if kind == "textbox" else None
+        if kind in ICON_TYPES:  # its icons (inline ones too) come from this set: the layout's reads cover its files
+            self.icons(element.game)
         fit = element.values.get("fit")
         if fit is not None and fit.raw == "shrink" and "min_size" not in element.values:
             raise DataError(f"{kind} element '{element.name}' has 'fit: shrink' but no 'min_size' "
@@ -541,6 +546,19 @@ class LayoutLibrary:
         from generator.render.base.project_fonts import resolve_font
 
         return resolve_font(self.project, game, name, where)
+
+    def icons(self, game: str) -> IconSet:
+        """The icons a layout of `game` may name (`templates/icons/`, the game's own `icons/` folder winning),
+        read through the gate once per build (`faces.icons`)."""
+        return icon_set(self.project, game)
+
+    def icon(self, name: str, where: Location, element: str, game: str, item: Item | None = None) -> Icon:
+        """The icon an element names, or a DataError at its line with the nearest names."""
+        icons = self.icons(game)
+        found = icons.get(name)
+        if found is None:
+            raise DataError(f"element '{element}' icon {name!r} is unknown{icons.hint(name)}{_whose(item)}", where)
+        return found
 
     def image(self, relative: str, where: Location) -> Picture:
         """An image named by a layout: read through the gate inside templates/, checked to be a
@@ -663,10 +681,25 @@ class LayoutLibrary:
                 resolved = self.image(resolved, value.where)
             elif allowed[key] == "font" and value.template is not None:
                 resolved = self.font(resolved, value.where, element.game)
+            elif allowed[key] == "icon" and value.template is not None:
+                resolved = self.icon(resolved, value.where, element.name, element.game, item)
             props.append((key, resolved))
+        if kind == "textbox":
+            inline = self._inline_icons(element, dict(props).get("text"))
+            if inline:
+                props.append((INLINE_ICONS, inline))
         if element.bold is not None:
             props.append(("bold_font", element.bold))
         return kind, tuple(sorted(props))
+
+    def _inline_icons(self, element: _RawElement, text: Any) -> tuple[Icon, ...]:
+        """The icons a textbox's text names inline (`:coin:`), carried in its face: drawing takes them from
+        there, and a face's key covers their bytes. A name that is no icon stays text (validate reports it)."""
+        if not isinstance(text, str) or ":" not in text:
+            return ()
+        icons = self.icons(element.game)
+        found = {name: icons.icons[name] for name in icon_names(text) if name in icons}
+        return tuple(found[name] for name in sorted(found))
 
     def _own_bold(self, element: _RawElement) -> str | None:
         """The bold face of a textbox's project font (`fonts/<Stem>-Bold.ttf` beside `<Stem>.ttf`), read now
@@ -953,10 +986,10 @@ def _coerce(value: Any, kind: str, key: str, element: str, where: Location, item
         if value != "none" and not HEX.match(value):
             raise DataError(f"element '{element}' {key} must be a colour like '#1f3b57' or 'none', "
                             f"got {value!r}{_whose(item)}", where)
-    elif kind == "icon":
-        if value not in ICONS:
-            raise DataError(f"element '{element}' icon {value!r} is unknown{did_you_mean(value, tuple(ICONS))}{_whose(item)}"
-                            f" (icons: {', '.join(ICONS)})", where)
+    elif kind == "icon":  # resolved by the layout library against the game's icon set
+        if not ICON_NAME.match(value):
+            raise DataError(f"element '{element}' icon {value!r} is not an icon name (the name of an SVG file in "
+                            f"templates/icons/, like 'anchor'){_whose(item)}", where)
     elif kind == "ink" and value not in INK_ROLES:
         raise DataError(f"element '{element}' ink must be one of {', '.join(INK_ROLES)}, got {value!r}", where)
     elif kind == "align" and value not in ALIGNS:

@@ -8,7 +8,7 @@ those elements must stay inside the frame's inner edge, never on its stroke.
 
 Geometry is measured, not guessed: text with the same fitting and widths the
 renderer uses (`render.text`, `render.glyphs`, the font's own cap height and
-descent), icons by the extent of their actual path art (`render.icons`), a
+descent), icons by the extent of their actual path art (`faces.icons.Icon.extent`), a
 mirrored element with its rotated copy. All lengths are millimetres, y down
 from the face's top-left corner, like the layouts.
 """
@@ -16,10 +16,8 @@ from the face's top-left corner, like the layouts.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 from generator.checks import Check
@@ -28,9 +26,9 @@ from generator.project import Project
 from generator.render.base.units import MM
 from generator.render.faces.draw import ASCENT, pip_centres
 from generator.render.faces.glyphs import text_width
-from generator.render.faces.icons import icon_operators
+from generator.render.faces.icons import Icon
 from generator.render.faces.layout import Element, Face, Layout
-from generator.render.faces.text import bold_of, fit_line, set_text
+from generator.render.faces.text import bold_of, fit_line, inline_names, set_text
 
 if TYPE_CHECKING:
     from generator.render.faces.fit import PrintableSide
@@ -241,7 +239,8 @@ def _textbox_box(element: Element) -> Shape | None:
     font = element.get("font")
     width, height = element.get("w") * MM, element.get("h") * MM
     setting = set_text(text, font, element.get("bold_font") or bold_of(font), element.get("size"),
-                       element.get("min_size") or element.get("size"), element.get("leading"), width, height)
+                       element.get("min_size") or element.get("size"), element.get("leading"), width, height,
+                       inline_names(element))
     lines = [line for line in setting.lines if line.words]
     if not lines:
         return None
@@ -260,8 +259,8 @@ def _textbox_box(element: Element) -> Shape | None:
     return Shape(_corners(x + left / MM, y + top / MM, x + (left + widest) / MM, y + bottom / MM))
 
 
-def _icon_shape(name: str, x: float, y: float, size: float, rotate: float) -> Shape:
-    left, bottom, right, top, reach = icon_extent(name)
+def _icon_shape(icon: Icon, x: float, y: float, size: float, rotate: float) -> Shape:
+    left, bottom, right, top, reach = icon.extent()
     scale = size / 100.0
     corners = _corners(left * scale, -top * scale, right * scale, -bottom * scale)
     return Shape(_placed(corners, x, y, rotate), (x, y, reach * scale))
@@ -278,78 +277,6 @@ def _placed(points: Iterable[Point], x: float, y: float, rotate: float) -> tuple
     turn = math.radians(rotate)
     cos, sin = math.cos(turn), math.sin(turn)
     return tuple((x + px * cos - py * sin, y + px * sin + py * cos) for px, py in points)
-
-
-# -- the extent of an icon's art -------------------------------------------------------------------------
-
-_NUMBER = re.compile(r"^-?(?:\d+\.?\d*|\.\d+)$")
-
-
-@cache
-def icon_extent(name: str) -> tuple[float, float, float, float, float]:
-    """Left, bottom, right, top of the icon's ink in its 100-unit box (y up), and its reach from the centre.
-
-    Read from the very path operators the icon is drawn with: curves are sampled,
-    strokes widened by half their line width, nested transforms applied.
-    """
-    points: list[Point] = []
-    path: list[Point] = []
-    stack: list[tuple[float, ...]] = []
-    matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-    line_width = 1.0
-    operands: list[float] = []
-    current = (0.0, 0.0)
-
-    def place(px: float, py: float) -> Point:
-        a, b, c, d, e, f = matrix
-        return (a * px + c * py + e, b * px + d * py + f)
-
-    for token in icon_operators(name).split():
-        if _NUMBER.match(token):
-            operands.append(float(token))
-            continue
-        if token == "m" or token == "l":
-            current = (operands[0], operands[1])
-            path.append(place(*current))
-        elif token == "c":
-            x1, y1, x2, y2, x3, y3 = operands[:6]
-            x0, y0 = current
-            for step in range(1, 9):
-                t = step / 8
-                u = 1 - t
-                path.append(place(u ** 3 * x0 + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
-                                  u ** 3 * y0 + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
-            current = (x3, y3)
-        elif token == "re":
-            rx, ry, rw, rh = operands[:4]
-            path.extend(place(px, py) for px, py in ((rx, ry), (rx + rw, ry), (rx + rw, ry + rh), (rx, ry + rh)))
-        elif token == "w":
-            line_width = operands[0]
-        elif token == "cm":
-            a, b, c, d, e, f = operands[:6]
-            m = matrix
-            matrix = (a * m[0] + b * m[2], a * m[1] + b * m[3], c * m[0] + d * m[2], c * m[1] + d * m[3],
-                      e * m[0] + f * m[2] + m[4], e * m[1] + f * m[3] + m[5])
-        elif token == "q":
-            stack.append((*matrix, line_width))
-        elif token == "Q" and stack:
-            *saved, line_width = stack.pop()
-            matrix = (saved[0], saved[1], saved[2], saved[3], saved[4], saved[5])
-        elif token in ("f", "f*", "F", "b", "b*", "B", "B*", "S", "s"):
-            pad = 0.0
-            if token not in ("f", "f*", "F"):
-                pad = line_width / 2 * math.sqrt(abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]))
-            for px, py in path:
-                points.extend(((px - pad, py - pad), (px + pad, py + pad), (px - pad, py + pad), (px + pad, py - pad)))
-            path = []
-        elif token == "n":
-            path = []
-        operands = []
-    if not points:
-        return (0.0, 0.0, 0.0, 0.0, 0.0)
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    reach = max(math.hypot(px, py) for px, py in points)
-    return (min(xs), min(ys), max(xs), max(ys), reach)
 
 
 # -- `pnp validate` ------------------------------------------------------------------------------------

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from generator.render.faces.glyphs import text_width
-from generator.render.faces.icons import ICONS
 
 ICON_SCALE = 1.0  # an inline icon is a square this many ems wide, standing on the baseline
 ICON_RE = r":[a-z][a-z0-9_-]*(?:#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?:"
@@ -24,6 +24,8 @@ ICON_TOKEN = re.compile(r"^:([a-z][a-z0-9_-]*)(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3})?
 MIN_HEAD = 3  # letters a broken word must keep on the line it starts on
 SHRINK_STEP = 0.25  # points: the sizes tried are `size`, `size - 0.25`, ... down to `min_size`
 FITS = ("shrink", "none")
+INLINE_ICONS = "inline_icons"  # a resolved textbox's icons named in its text (`layout.LayoutLibrary._inline_icons`)
+NO_ICONS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,9 @@ class Setting:
     broken: bool = False  # a word wider than the box was broken over lines
 
 
-def parse(text: str) -> list[list[Word]]:
-    """Paragraphs (split at newlines) of words (split at spaces) of pieces."""
+def parse(text: str, icons: Collection[str] = NO_ICONS) -> list[list[Word]]:
+    """Paragraphs (split at newlines) of words (split at spaces) of pieces; `:name:` is an icon when `icons`
+    holds the name, else letters."""
     paragraphs: list[list[Word]] = [[]]
     word: list[Piece] = []
     bold = False
@@ -80,7 +83,7 @@ def parse(text: str) -> list[list[Word]]:
             paragraphs.append([])
         elif token.isspace():
             end_word()
-        elif icon and icon.group(1) in ICONS:
+        elif icon and icon.group(1) in icons:
             word.append(Piece("", bold, icon.group(1), icon.group(2)))
         else:
             word.append(Piece(token, bold))
@@ -93,17 +96,29 @@ def icon_names(text: str) -> list[str]:
     return [match.group(1) for token in TOKEN.split(text) if (match := ICON_TOKEN.match(token or ""))]
 
 
-def unknown_icons(text: str) -> list[str]:
-    """`:name:` tokens that name no icon (probably typos), for the fit checks."""
+def unknown_icons(text: str, known: Collection[str]) -> list[str]:
+    """`:name:` tokens that name no icon of `known` (probably typos), for the fit checks."""
     return [match.group(1) for token in TOKEN.split(text) if (match := ICON_TOKEN.match(token or ""))
-            and match.group(1) not in ICONS]
+            and match.group(1) not in known]
 
 
-def icon_problem(name: str) -> str:
+def icon_problem(name: str, known: Collection[str]) -> str:
     """Why `:name:` is refused, with the nearest icon names (a typo is the usual cause)."""
-    close = difflib.get_close_matches(name, list(ICONS), n=3, cutoff=0.6)
-    hint = f"; did you mean {', '.join(f':{c}:' for c in close)}?" if close else f" (icons: {', '.join(ICONS)})"
+    close = difflib.get_close_matches(name, sorted(known), n=3, cutoff=0.6)
+    hint = (f"; did you mean {', '.join(f':{c}:' for c in close)}?" if close
+            else f" (an icon is an SVG file in templates/icons/; icons: {', '.join(sorted(known)) or 'none'})")
     return f"unknown inline icon ':{name}:'{hint}"
+
+
+def inline_icons(element: Any) -> dict[str, Any]:
+    """A resolved textbox's inline icons by name (`faces.icons.Icon`s); empty for any other element."""
+    return {icon.name: icon for icon in element.get(INLINE_ICONS) or ()}
+
+
+def inline_names(element: Any) -> frozenset[str]:
+    """The names a resolved textbox's text may show as icons (what `set_text` is given)."""
+    found = element.get(INLINE_ICONS)
+    return frozenset(icon.name for icon in found) if found else NO_ICONS
 
 
 def icon_box(x: float, baseline: float, size: float) -> tuple[float, float, float]:
@@ -242,15 +257,16 @@ def _largest(sizes: list[float], ok: Any) -> int | None:
 
 @lru_cache(maxsize=4096)
 def set_text(text: str, font: str, bold_font: str, size: float, min_size: float, leading: float,
-             width: float, height: float) -> Setting:
+             width: float, height: float, icons: frozenset[str] = NO_ICONS) -> Setting:
     """Set `text` in a box `width` x `height` points, at the largest size from `size` down to `min_size`
     that fits.
 
     Whole words are preferred: a size at which every word fits the width wins over a larger one that
     must break a word; if no size keeps words whole, long words are broken (with a hyphen) at the
     largest size where the lines then fit. If nothing fits, the setting at `min_size` with `fits=False`.
+    `icons`: the names `:name:` may show as an inline icon (`inline_names`).
     """
-    paragraphs = parse(text)
+    paragraphs = parse(text, icons)
     sizes = _sizes(size, min_size)
     settings: dict[tuple[int, bool], Setting] = {}
 
