@@ -8,9 +8,10 @@ new game's id, `__TITLE__` (game.yaml's title, written as a quoted YAML string) 
 `__PROJECT__` for the project folder's name. The result builds and validates as it is.
 
 `pnp new GAME --from OTHER` copies a game of the project, or one of the shipped games when Pirate
-Press runs from its repository, under the new id: its data, layouts, rulebook and sheets, with the
-game's id and every layout reference (`front:`, `back:`, `extends:`) renamed in the YAML, found
-by parsing it (comments and formatting stay as they were).
+Press runs from its repository, under the new id: its data, layouts, rulebook, sheets and art (with
+the art's licence file), with the game's id, every layout reference (`front:`, `back:`, `extends:`)
+and every layout's `path:` into its art folder (`art/<game>/...`) renamed in the YAML, found by
+parsing it (comments and formatting stay as they were).
 
 Nothing is half-made: every path is checked before the first file is written, each file is written
 atomically, and a failure part-way removes what this run made.
@@ -104,8 +105,9 @@ def shipped_root() -> Path | None:
 
 
 def renamed(text: str, source: str, target: str, where: str, title: str | None = None) -> str:
-    """YAML `text` with the game id `source` renamed `target`: the value of `game: id:`, and the game part
-    of every layout name under front:, back: and extends:. With `title`, game: title: too. The values
+    """YAML `text` with the game id `source` renamed `target`: the value of `game: id:`, the game part
+    of every layout name under front:, back: and extends:, and the game's art folder in every `path:`
+    that starts `art/<source>/`. With `title`, game: title: too. The values
     are found by parsing, and only their own characters change."""
     import yaml
 
@@ -122,6 +124,9 @@ def renamed(text: str, source: str, target: str, where: str, title: str | None =
         raw = text[node.start_mark.index:node.end_mark.index]
         if path[-1:] and path[-1] in RENAMED_KEYS and value.startswith(source + "/"):
             edits.add((node.start_mark.index, node.end_mark.index, raw.replace(source + "/", target + "/", 1)))
+        elif path[-1:] == ("path",) and value.startswith(f"art/{source}/"):  # a layout's art, copied along
+            edits.add((node.start_mark.index, node.end_mark.index,
+                       raw.replace(f"art/{source}/", f"art/{target}/", 1)))
         elif path == ("game", "id") and value == source:
             edits.add((node.start_mark.index, node.end_mark.index, raw.replace(source, target, 1)))
         elif path == ("game", "title") and title is not None:
@@ -162,7 +167,7 @@ def _checked_title(title: str) -> str:
 
 def _targets(game_id: str) -> tuple[str, ...]:
     return (f"data/{game_id}", f"templates/layouts/{game_id}", f"templates/rulebooks/{game_id}.md.j2",
-            f"templates/sheets/{game_id}")
+            f"templates/sheets/{game_id}", f"templates/art/{game_id}")
 
 
 def _refuse_taken(project: Project, game_id: str) -> None:
@@ -187,8 +192,9 @@ def _source_root(project: Project, source: str) -> Path:
 
 
 def _game_files(root: Path, game_id: str) -> Iterator[tuple[str, Path]]:
-    """(path relative to `root`, file) for each file of a game: data, layouts, rulebook, sheets."""
-    for folder in (f"data/{game_id}", f"templates/layouts/{game_id}", f"templates/sheets/{game_id}"):
+    """(path relative to `root`, file) for each file of a game: data, layouts, rulebook, sheets, art."""
+    for folder in (f"data/{game_id}", f"templates/layouts/{game_id}", f"templates/sheets/{game_id}",
+                   f"templates/art/{game_id}"):
         yield from _files_under(root, root / folder)
     rulebook = root / "templates" / "rulebooks" / f"{game_id}.md.j2"
     if rulebook.is_file():

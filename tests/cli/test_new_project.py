@@ -95,6 +95,9 @@ def test_new_from_a_shipped_game_renames_its_id_and_layouts(tmp_path: Path, caps
     assert cards == shipped.replace("counterattack/", "my-ports/")  # nothing else changed, comments included
     frame = (tmp_path / "templates" / "layouts" / "my-ports" / "port.yaml").read_text(encoding="utf-8")
     assert "extends: my-ports/frame" in frame
+    assert 'path: "art/my-ports/{{ card.art }}.svg"' in frame  # the port's art, copied along with its licence
+    assert {p.name for p in (tmp_path / "templates" / "art" / "my-ports").iterdir()} >= {"tortuga.svg",
+                                                                                       "LICENCE-game-icons.md"}
     assert (tmp_path / "templates" / "sheets" / "my-ports").is_dir()
     code, out, err = run_pnp(capsys, "--root", str(tmp_path), "validate", "--failures-only")
     assert code == 0, out + err  # a copy of a game with an engine is a data-only game: it validates without it

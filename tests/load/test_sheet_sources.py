@@ -290,7 +290,7 @@ def test_exported_items_build_byte_identical_sheets(tmp_path: Path, capsys: pyte
 def test_export_prints_csv_and_refuses_an_unknown_component(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run_pnp(capsys, "export-items", "pirates-under-fire", "ship")
     assert code == 0
-    assert out.splitlines()[0] == "id,count,fleet,number,name,ability,text,side,back.side"
+    assert out.splitlines()[0] == "id,count,fleet,number,name,ability,text,art,side,back.side"
     assert out.splitlines()[1].startswith("red-1,1,red,1,Broadside,broadside,")
     assert out.splitlines()[1].endswith(",active,fire")
     code, _out, err = run_pnp(capsys, "export-items", "pirates-under-fire", "shipp")

@@ -16,6 +16,7 @@ def make_project(root: Path) -> Project:
     shutil.copytree(REPO / "data" / "counterattack", root / "data" / "counterattack")
     shutil.copytree(REPO / "templates" / "layouts" / "counterattack", root / "templates" / "layouts" / "counterattack")
     shutil.copytree(REPO / "templates" / "icons", root / "templates" / "icons")  # the project's icon set
+    shutil.copytree(REPO / "templates" / "art" / "counterattack", root / "templates" / "art" / "counterattack")
     (root / "templates" / "rulebooks").mkdir(parents=True)  # validation (and so a build) needs the rulebook
     shutil.copy(REPO / "templates" / "rulebooks" / "counterattack.md.j2", root / "templates" / "rulebooks")
     shutil.copytree(REPO / "templates" / "sheets" / "counterattack", root / "templates" / "sheets" / "counterattack")

@@ -77,6 +77,7 @@ FLAG = """  - id: flag
 """
 LAYOUT = """extends: counterattack/port
 elements:
+  - {name: view, remove: true}   # the port's illustration reads `art`, which here is a field nothing shows
   - {name: ship, type: image, path: art/ship.png, x: 5, y: 5, w: 8, h: 8}
 """
 RULES = ("# {{ game.title }}\n\n"

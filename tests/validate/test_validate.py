@@ -19,6 +19,13 @@ from generator.validate import validate_game
 from tests.helpers import edit
 
 
+def line_of(project: Project, game_id: str, text: str) -> str:
+    """`data/<game>/game.yaml:N`, N the line holding `text` (so an edit elsewhere in the file moves nothing here)."""
+    lines = (project.data_dir / game_id / "game.yaml").read_text(encoding="utf-8").splitlines()
+    (number,) = [n for n, line in enumerate(lines, 1) if text in line]
+    return f"data/{game_id}/game.yaml:{number}"
+
+
 def failures(project: Project, game_id: str) -> list[tuple[str, str]]:
     report = validate_game(load_game(project, game_id), project)
     return [(c.name, str(c.location)) for c in report.failures()]
@@ -35,20 +42,21 @@ def test_every_real_game_validates(project: Project) -> None:
 def test_dropping_a_card_is_caught_at_the_contents_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "counterattack" / "cards.yaml", "rank: {range: [1, 11]}", "rank: {range: [1, 10]}")
     found = failures(project_copy, "counterattack")
-    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:50") in found
+    assert ("contents: crew cards (the main deck)", line_of(project_copy, "counterattack", "component: main}")) in found
 
 
 def test_a_duplicated_card_is_caught(project_copy: Project) -> None:
     cards = project_copy.data_dir / "counterattack" / "cards.yaml"
     cards.write_text(cards.read_text() + "      - {id: anchors-7b, suit: anchors, rank: 7}\n")
     found = failures(project_copy, "counterattack")
-    assert ("contents: crew cards (the main deck)", "data/counterattack/game.yaml:50") in found
+    assert ("contents: crew cards (the main deck)", line_of(project_copy, "counterattack", "component: main}")) in found
 
 
 def test_a_changed_declared_count_is_caught(project_copy: Project) -> None:
     edit(project_copy.data_dir / "counterattack" / "game.yaml", "{label: port cards, count: 6,",
          "{label: port cards, count: 7,")
-    assert ("contents: port cards", "data/counterattack/game.yaml:48") in failures(project_copy, "counterattack")
+    assert ("contents: port cards", line_of(project_copy, "counterattack", "{label: port cards")) in \
+        failures(project_copy, "counterattack")
 
 
 def test_a_count_typed_into_a_template_is_a_duplicated_fact(project_copy: Project) -> None:
@@ -78,7 +86,8 @@ def test_cli_exit_codes_and_json(project_copy: Project) -> None:
          "{label: port cards, count: 5,")
     bad = runner.invoke(cli, ["--root", str(project_copy.root), "validate", "counterattack"])
     assert bad.exit_code == 1
-    assert "data/counterattack/game.yaml:48: contents: port cards: expected 5, got 6" in bad.output
+    where = line_of(project_copy, "counterattack", "{label: port cards")
+    assert f"{where}: contents: port cards: expected 5, got 6" in bad.output
 
 
 GAMES = Project.at(__file__.rsplit("/tests/", 1)[0])

@@ -151,7 +151,8 @@ def _transparent_image(faces: FaceRenderer, game: Game, components: Sequence[Com
                     continue
                 for element in face.elements:
                     picture = element.get("path") if element.type == "image" else None
-                    if picture is not None and has_transparency(picture.data):
+                    # SVG art is vector paths, never a raster with see-through pixels (nor a file PIL can read)
+                    if picture is not None and not picture.vector and has_transparency(picture.data):
                         return f"{picture.path} (image '{element.name}' on {item.key} {side})"
     return None
 

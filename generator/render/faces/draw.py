@@ -237,6 +237,19 @@ def image_placement(e: Element, face: Face, bleed: float) -> tuple[tuple[float, 
     return (x + (w - drawn_w) / 2, y + (h - drawn_h) / 2, drawn_w, drawn_h), (grown if cover else None)
 
 
+ART_FONT = "Sans"  # the font an SVG drawing's graphics state starts in (see `_image`)
+
+
+def _register_art_font() -> None:
+    """Register the shipped fonts unless `ART_FONT` already is (a face with no text may come first)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    if ART_FONT not in pdfmetrics.getRegisteredFontNames():
+        from generator.render.base.fonts import register_fonts
+
+        register_fonts()
+
+
 def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
     """Art placed by `image_placement`; an SVG is drawn as vector paths, never as an image."""
     picture = e.get("path")  # a Picture: the bytes the layout library read and checked
@@ -253,6 +266,11 @@ def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
         from reportlab.graphics import renderPDF
 
         art = picture.drawing()
+        # renderPDF starts a drawing in ReportLab's default font (Helvetica, which no PDF of ours embeds) even
+        # when it draws no text: start it in a shipped font instead, so every font a PDF names is embedded
+        if getattr(art, "initialFontName", None) != ART_FONT:
+            _register_art_font()
+            art.initialFontName = ART_FONT
         c.translate(pt(left), _y(face, top + drawn_h))
         c.scale(pt(drawn_w) / art.width, pt(drawn_h) / art.height)
         renderPDF.draw(art, c, 0, 0)
