@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from generator.model import Component, Game
 from generator.render.base.outputs import FaceStore, FileKind, OutputFile
-from generator.render.faces.layout import back_layout
 
 if TYPE_CHECKING:
     from generator.render.exports.raster import Workers
@@ -52,7 +51,9 @@ def draw_look(faces: FaceRenderer, game: Game, workers: Workers, cache: FaceStor
               settings: LookSettings) -> list[OutputFile]:
     """The look page's images of one game: `<component>-front.png` and `<component>-back.png` (when it has a
     back), of the component's first item, at `settings.dpi`, no bleed; labelled with what the back is."""
+    # here, not at the top: the gallery imports this module on a no-op build, which loads no drawing code
     from generator.render.exports.raster import rasterize, with_dpi
+    from generator.render.faces.layout import back_layout
 
     wanted = []
     for component in looked(game):
