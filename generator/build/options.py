@@ -21,6 +21,9 @@ BOOKLET = "booklet"  # ... and of the booklets, which only --booklet asks for
 SHOWCASE = "showcase"  # ... and of the showcase images, which only --showcase asks for
 
 
+LOOK = "look"  # ... and of the look page's images, made with the gallery (`generator.render.site.look`)
+
+
 HOW = {"how": True}  # metadata of options that change how a build runs, never a byte of its output
 
 

@@ -20,6 +20,8 @@ Output layout (documented for users):
                                                  plus <game>-<component>-faces.pdf (TrimBox/BleedBox)
   output/<game>/tts/<component>-sheet-N.png ...  with --tts: Tabletop Simulator deck sheets and backs
   output/<game>/preview/<component>-<item>.png   gallery previews
+  output/<game>/look/<component>-<side>.png      the look page's images (output/look.html): one design of each
+                                                 component, front and back, at 192 dpi
   output/<game>/<preset>/...                     with --preset NAME: what that print service asks for,
                                                  plus <component>-manifest.csv (copies per face)
 """
@@ -34,16 +36,16 @@ from typing import Any
 
 from generator.build.cache import BuildCache, JobRecord
 from generator.build.jobs import Job
-from generator.build.options import DOCUMENTS, SHOWCASE, BuildOptions, options_key
+from generator.build.options import DOCUMENTS, LOOK, SHOWCASE, BuildOptions, options_key
 from generator.digests import code_digest, digest
 from generator.errors import DataError
 from generator.model import Component, Game
 from generator.project import Project
 from generator.readgate import ReadGate
-from generator.render.base.modelreads import FieldReads, component_digest
+from generator.render.base.modelreads import FieldReads, component_digest, facts_hold
 from generator.render.base.outputs import OutputFile
 from generator.render.base.units import PAPERS
-from generator.render.exports.registry import EXPORTERS, SHEETS, Exporter, ExportInput
+from generator.render.exports.registry import EXPORTERS, PREVIEW, SHEETS, Exporter, ExportInput
 
 
 def asked(game: Game, options: BuildOptions) -> list[Component]:
@@ -103,9 +105,8 @@ def kept_for_gallery(game: Game, options: BuildOptions, cache: BuildCache, gate:
     """The gallery's previews and showcase images that an earlier build made and this one did not plan
     (`--no-gallery`, no `--showcase`), kept while they are exactly what this build's options would draw from
     the data as it is now: same key, same reads, files intact. Anything else an earlier build left (other
-    papers, `--png`) the gallery does not show: it may no longer match the data."""
-    from generator.render.exports.registry import PREVIEW
-
+    papers, `--png`) the gallery does not show: it may no longer match the data. The look page's images
+    are kept alike."""
     kept: dict[str, JobRecord] = {}
     skip = set(planned)
     preview = EXPORTERS[PREVIEW]
@@ -116,11 +117,11 @@ def kept_for_gallery(game: Game, options: BuildOptions, cache: BuildCache, gate:
             record = cache.fresh(label, key, gate)
             if record is not None:
                 kept[label] = record
-    label = showcase_label(game.id)
-    if label not in skip and label in cache.jobs:
-        record = cache.fresh(label, showcase_key(game), gate)
-        if record is not None:
-            kept[label] = record
+    for label, keyed in ((showcase_label(game.id), showcase_key), (look_label(game.id), look_key)):
+        if label not in skip and label in cache.jobs:
+            record = cache.fresh(label, keyed(game), gate)
+            if record is not None and facts_hold(game, record.facts):  # the item fields it read (the look's)
+                kept[label] = record
     return kept
 
 
@@ -197,7 +198,7 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
 FIXED_COST = {"rules": 300.0, DOCUMENTS: 100.0, SHEETS: 20.0}
 
 
-COST_PER_PIECE = {SHEETS: 0.8, "png": 8.0, "tts": 4.0, "preview": 3.5}
+COST_PER_PIECE = {SHEETS: 0.8, "png": 8.0, "tts": 4.0, "preview": 3.5, LOOK: 14.0}
 
 
 def estimated_cost(kind: str, pieces: int) -> float:
@@ -220,6 +221,8 @@ def plan(games: Iterable[Game], project: Project, options: BuildOptions, workers
             jobs.extend(document_jobs(game, project, options))
         if options.showcase and not options.only:
             jobs.extend(showcase_jobs(game, project, workers, cache))
+        if PREVIEW in options.exports and not options.only:  # the look page comes with the gallery
+            jobs.extend(look_jobs(game, project, workers, cache))
     return jobs
 
 
@@ -240,3 +243,38 @@ def showcase_key(game: Game) -> str:
 
     drawn = [component_digest(game, c) for c in showcased(game)]
     return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn)
+
+
+def look_label(game_id: str) -> str:
+    return f"{game_id} {LOOK}"
+
+
+def look_jobs(game: Game, project: Project, workers: object, cache: BuildCache | None = None) -> list[Job]:
+    """The look page's images of the game (`generator.render.site.look`): one job. Like a document, it draws
+    from a watched copy of the game, so its record holds the item fields it read (the shown items' fields,
+    and what every back reads to tell whether one back serves all): an edit to a field no look face shows
+    leaves it alone. The layouts, art and fonts it reads are recorded as it runs."""
+    from generator.render.faces.renderer import renderer
+    from generator.render.site.look import looked
+
+    reads = FieldReads()
+    run = functools.partial(_draw_look, renderer(project), game, reads, workers, cache)
+    sides = sum(2 if c.back or c.double_sided else 1 for c in looked(game))
+    return [Job(game.id, look_label(game.id), project.output_dir / game.id / LOOK, run, key=look_key(game),
+                exporter=LOOK, subject=game.id, facts=reads, model=game, cost=estimated_cost(LOOK, sides))]
+
+
+def _draw_look(faces: Any, game: Game, reads: FieldReads, workers: Any, cache: BuildCache | None) -> list[OutputFile]:
+    from generator.render.base.modelreads import watched
+    from generator.render.site.look import LookSettings, draw_look
+
+    return draw_look(faces, watched(game, reads), workers, cache, LookSettings())
+
+
+def look_key(game: Game) -> str:
+    """The look job's static key: the game apart from its item fields (those it reads are recorded), its
+    settings, the code."""
+    from generator.render.base.modelreads import skeleton_digest
+    from generator.render.site.look import LookSettings
+
+    return digest("look", code_digest(), dataclasses.asdict(LookSettings()), skeleton_digest(game))

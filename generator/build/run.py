@@ -12,11 +12,12 @@ from pathlib import Path
 from generator.build.cache import BuildCache, JobRecord
 from generator.build.forked import ForkedJobs
 from generator.build.jobs import HandBack, Job, JobOutcome, JobResult, execute, write_files
-from generator.build.options import BOOKLET, DOCUMENTS, SHOWCASE, BuildOptions
+from generator.build.options import BOOKLET, DOCUMENTS, LOOK, SHOWCASE, BuildOptions
 from generator.model import Game
 from generator.project import Project
 from generator.readgate import ReadGate
 from generator.render.base.modelreads import facts_hold
+from generator.render.exports.registry import PREVIEW
 
 
 def fresh(job: Job, cache: BuildCache, gate: ReadGate) -> JobRecord | None:
@@ -213,6 +214,7 @@ def remove_obsolete(game: Game, jobs: list[Job], options: BuildOptions, cache: B
     subjects = {job.subject for job in jobs} | {c.id for c in game.components} | {game.id}
     asked = {e.name for e in options.exporters()} | {DOCUMENTS} | ({BOOKLET} if options.booklet else set())
     asked |= {SHOWCASE} if options.showcase else set()
+    asked |= {LOOK} if PREVIEW in options.exports else set()
     outcomes = []
     for label, record in cache.jobs_of(game.id).items():
         if label in planned:

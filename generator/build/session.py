@@ -338,11 +338,11 @@ class BuildSession:
     # -- the gallery -----------------------------------------------------------------
 
     def _gallery(self, cache: BuildCache) -> bool:
-        """Rewrite output/index.html when anything it shows changed (or it is missing).
+        """Rewrite output/index.html and output/look.html when anything they show changed (or one is missing).
 
         Every game with a recorded build is shown, not only the ones built now.
         """
-        from generator.render.site.gallery import GalleryGame, with_simulation, write_gallery
+        from generator.render.site.gallery import GALLERY_PAGES, GalleryGame, with_simulation, write_gallery
 
         entries, shown = [], []
         for game_id in self.project.game_ids():
@@ -355,9 +355,10 @@ class BuildSession:
             entries.append(entry)
             shown.append([record.build.gallery, valid, failures, entry.simulation])  # what makes the entry
         key = digest("gallery", code_digest(), shown)  # the recorded JSON as it is: no dataclasses.asdict walk
-        index = self.project.output_dir / "index.html"
+        pages = [self.project.output_dir / name for name in GALLERY_PAGES]  # the gallery and the look page
         stored = cache.gallery
-        if stored is not None and stored.key == key and index.is_file() and not self.gate.changed(stored.inputs):
+        if (stored is not None and stored.key == key and all(page.is_file() for page in pages)
+                and not self.gate.changed(stored.inputs)):
             self.gate.inherit(stored.inputs)
             return False
         with self.gate.recording() as reads:

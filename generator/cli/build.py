@@ -179,7 +179,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
         where = ctx.project.display(ctx.project.output_dir)
         click.echo(f"{result.summary.line()} in {where}/ ({elapsed:.1f} s)")
         if result.gallery_written or ((ctx.project.output_dir / "index.html").is_file() and not values.get("no_gallery")):
-            click.echo(f"gallery: {where}/index.html")
+            click.echo(f"gallery: {where}/index.html (every design at print size: {where}/look.html)")
     # a broken game is its own line; a print order with nothing in it is one too: the files that fit are written
     # (and the other games built), and the exit code says what failed
     ctx.fail_for([*broken.values(), *([Refused("; ".join(empty))] if empty else [])])

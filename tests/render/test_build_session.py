@@ -99,10 +99,12 @@ def test_replacing_an_image_redraws_every_face_that_uses_it_and_only_those(built
     before = outputs(built)
     Image.new("RGB", (96, 96), (200, 20, 20)).save(ship)
     again = build(built, ["counterattack"], OPTIONS)
-    # the port jobs, and the rulebook, which pictures the port cards; not the crew or the campaign log
-    assert sorted(again.summary.ran) == ["counterattack port a4", "counterattack port preview",
+    # the port jobs, the rulebook, which pictures the port cards, and the look page's images, which show one;
+    # not the crew or the campaign log
+    assert sorted(again.summary.ran) == ["counterattack look", "counterattack port a4", "counterattack port preview",
                                          "counterattack rules a4"]
-    assert again.faces_drawn == 6  # every port face's preview: the raster cache key covers the image bytes
+    # every port face's preview, and the look page's port front: the raster cache key covers the image bytes
+    assert again.faces_drawn == 6 + 1
     after = outputs(built)
     changed = {name for name in after if after[name] != before[name]}
     assert "counterattack/preview/port-nassau.png" in changed and "counterattack/counterattack-port-a4-duplex-long.pdf" in changed
@@ -156,7 +158,8 @@ def test_a_removed_component_takes_its_files_and_gallery_entries_with_it(built: 
     result = build(built, ["counterattack"], OPTIONS, force=True)
     assert not (folder / "counterattack-flag-a4-single-sided.pdf").exists()
     assert not list((folder / "preview").glob("flag-*"))
-    assert {p.name for p in result.summary.removed} == {"counterattack-flag-a4-single-sided.pdf", "flag-jolly.png"}
+    assert {p.name for p in result.summary.removed} == {"counterattack-flag-a4-single-sided.pdf", "flag-jolly.png",
+                                                        "flag-front.png"}  # (the look page's image of it)
     html = (built.output_dir / "index.html").read_text()
     assert "flag-jolly" not in html and "counterattack-flag-a4-single-sided.pdf" not in html
 

@@ -3,6 +3,7 @@ created per face, not two), and never trusts one that changed since: a preview e
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,20 @@ import pytest
 from generator.build.cache import BuildCache
 from generator.build.options import BuildOptions
 from generator.build.session import build
-from generator.render.exports.registry import PREVIEW
+from generator.render.base.units import px
+from generator.render.exports.registry import PREVIEW, PreviewSettings
 from tests.bench.scaled import scale_deck
 from tests.helpers import copy_sources
 
 GAME = "all-hands-on-deck"
+
+
+def preview_faces(cache: BuildCache) -> dict[str, Path]:
+    """The cache's faces at the previews' resolution (those of the look page's images, at 192 dpi, are kept
+    beside them as files of their own: the look job is not split into parts)."""
+    width = px(63, PreviewSettings().dpi)  # the game's cards are all poker size
+    faces = {key: cache.root / "faces" / f"{key}.png" for key in cache.faces}
+    return {key: path for key, path in faces.items() if struct.unpack(">I", path.read_bytes()[16:20])[0] == width}
 
 
 def previews(root: Path) -> dict[str, bytes]:
@@ -31,7 +41,7 @@ def test_parallel_preview_parts_keep_their_faces_as_links_to_the_previews(tmp_pa
     assert f"{GAME} pirate preview" in result.summary.ran
     made = previews(project.root)
     cache = BuildCache.open(project)
-    kept = {key: cache.root / "faces" / f"{key}.png" for key in cache.faces}
+    kept = preview_faces(cache)
     assert len(kept) > 96 and all(cache.face(key) is not None for key in kept)  # every face kept, intact
     by_inode = {(path.stat().st_dev, path.stat().st_ino): name
                 for name in made for path in [project.output_dir / GAME / "preview" / name]}
@@ -65,7 +75,7 @@ def test_one_process_builds_the_same_previews_and_cache(tmp_path: Path) -> None:
         cache = BuildCache.open(project)
         faces[jobs] = {key: cache.face(key) for key in cache.faces}
         if jobs > 1:
-            kept = [cache.root / "faces" / f"{key}.png" for key in cache.faces]
-            assert all(path.stat().st_nlink == 2 for path in kept)  # the preview's file, and this name of it
+            kept = list(preview_faces(cache).values())
+            assert kept and all(path.stat().st_nlink == 2 for path in kept)  # the preview's file, and this name of it
     assert made[1] == made[2] == made[3]
     assert faces[1] == faces[2] == faces[3] and all(faces[1].values())

@@ -31,6 +31,7 @@ class FileKind(str, Enum):
     PREVIEW = "preview"  # small screen image for the gallery
     PRESET = "preset"  # a print service's file (pnp build --preset), or its manifest
     SHOWCASE = "showcase"  # a game's showcase image: a fanned hand, a spread of designs, the box's contents
+    LOOK = "look"  # one side of one design at print resolution, for the look page (output/look.html)
 
 
 @dataclass(frozen=True)

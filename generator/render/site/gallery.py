@@ -21,8 +21,10 @@ from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project, write_atomic
 from generator.render.base.outputs import FileKind, FileRecord
+from generator.render.site.look import LookDesign, designs, look_images
 
 TEMPLATE = "site/index.html.j2"
+LOOK_TEMPLATE = "site/look.html.j2"  # the look page (`generator.render.site.look`), written beside the gallery
 BUILT_IN = Path(__file__).resolve().parents[1]  # render/, whose site/*.j2 are the built-in templates
 
 
@@ -74,6 +76,7 @@ class GalleryGame:
     simulation: dict[str, Any] | None = None
     showcase: list[FaceImage] = field(default_factory=list)  # `pnp build --showcase` images, shown at the top
     more_failures: int = 0  # validation failures not shown (over MAX_FAILURES_SHOWN)
+    look: list[LookDesign] = field(default_factory=list)  # the look page's designs, at print size
 
     def to_json(self) -> dict[str, Any]:
         """The entry as the build manifest keeps it (validation and simulation are added when written)."""
@@ -90,6 +93,7 @@ class GalleryGame:
         return cls(data["id"], data["title"], data["players"], data["minutes"], valid,
                    list(failures[:MAX_FAILURES_SHOWN]), components, [(label, href) for label, href in data["files"]],
                    showcase=[FaceImage(**f) for f in data.get("showcase", [])],
+                   look=[LookDesign(**d) for d in data.get("look", [])],
                    more_failures=max(0, len(failures) - MAX_FAILURES_SHOWN))
 
 
@@ -108,6 +112,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
     showcase: list[FaceImage] = []
     with_bleed: dict[tuple[str, str], str] = {}  # (component, PNG label) -> src of the --png face
     pdfs: list[Path] = []
+    looks: list[tuple[str, str, str, str]] = []  # (component, name, src, label) of the look page's images
     for where, record, sha in outputs:
         path = where / record.name
         image = FaceImage(record.label, f"{path.relative_to(out).as_posix()}?v={sha[:12]}")
@@ -115,6 +120,8 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
             previews.setdefault(record.component, []).append(image)
         if record.kind is FileKind.SHOWCASE:
             showcase.append(image)
+        if record.kind is FileKind.LOOK:
+            looks.append((record.component, record.name, image.src, record.label))
         if record.kind is FileKind.PNG:
             with_bleed[(record.component, record.label)] = image.src
         if record.name.endswith(".pdf"):
@@ -142,6 +149,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         components=components,
         files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
         showcase=showcase,
+        look=designs(game, look_images(looks)),
     )
 
 
@@ -170,7 +178,7 @@ def with_simulation(entry: GalleryGame, project: Project) -> GalleryGame:
     return replace(entry, simulation=simulation)
 
 
-def _compile_gallery(project: Project) -> Any:
+def _compile_gallery(project: Project, name: str = TEMPLATE) -> Any:
     # Jinja is imported here, when the page is drawn again, not by a no-op build that only checks its key.
     from jinja2 import BaseLoader, ChoiceLoader, FileSystemLoader, StrictUndefined, TemplateNotFound
 
@@ -190,7 +198,8 @@ def _compile_gallery(project: Project) -> Any:
                 raise TemplateNotFound(template)
             return self.project.gate.read_text(path), str(path), lambda: False
 
-    fields_of = {cls: frozenset(f.name for f in fields(cls)) for cls in (GalleryGame, GalleryComponent, FaceImage)}
+    fields_of = {cls: frozenset(f.name for f in fields(cls))
+                 for cls in (GalleryGame, GalleryComponent, FaceImage, LookDesign)}
 
     class GalleryEnvironment(LimitedEnvironment):
         """The sandbox, which lets a template read the fields of the page's own records (plain data: strings,
@@ -210,29 +219,35 @@ def _compile_gallery(project: Project) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return env.get_template(TEMPLATE)
+    return env.get_template(name)
 
 
-def render_gallery(project: Project, games: list[GalleryGame]) -> str:
-    """The page. Its template is compiled once per project handle (`pnp watch` keeps one), kept by the
-    read gate with the files it read: a project's own template, once added or edited, is compiled again."""
+def render_gallery(project: Project, games: list[GalleryGame], name: str = TEMPLATE) -> str:
+    """The page (`name`: the gallery, or the look page). Its template is compiled once per project handle
+    (`pnp watch` keeps one), kept by the read gate with the files it read: a project's own template, once
+    added or edited, is compiled again."""
     from jinja2 import TemplateError
 
-    where = Location(f"templates/{TEMPLATE}")
+    where = Location(f"templates/{name}")
     try:
-        template = project.gate.derived(("gallery-template",), lambda: _compile_gallery(project))
+        template = project.gate.derived(("gallery-template", name), lambda: _compile_gallery(project, name))
         return str(template.render(games=games, version=__version__))
     except TemplateError as exc:
         line = getattr(exc, "lineno", None) or 0
         raise DataError(f"gallery template: {exc.message or exc}", Location(where.file, line)) from None
     except DataError as exc:  # an include the read gate refused: say where the include is
-        raise DataError(f"gallery template: {exc}", _template_line(project)) from None
+        raise DataError(f"gallery template: {exc}", _template_line(project, name)) from None
 
 
-def _template_line(project: Project) -> Location:
+def render_look(project: Project, games: list[GalleryGame]) -> str:
+    """The look page (`generator.render.site.look`): every game's designs at print size."""
+    return render_gallery(project, games, LOOK_TEMPLATE)
+
+
+def _template_line(project: Project, name: str = TEMPLATE) -> Location:
     """The innermost template line of the exception being handled (Jinja maps frames to template lines)."""
     tb = sys.exc_info()[2]
-    found = Location(f"templates/{TEMPLATE}")
+    found = Location(f"templates/{name}")
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
         if name.endswith(".j2"):
@@ -242,7 +257,14 @@ def _template_line(project: Project) -> Location:
     return found
 
 
+GALLERY_PAGES = ("index.html", "look.html")  # the pages `write_gallery` writes in output/
+
+
 def write_gallery(project: Project, games: list[GalleryGame]) -> Path:
+    """The gallery and the look page; both are rendered before either is written, so a template error leaves
+    the pages of the last build as they were."""
+    index, look = render_gallery(project, games).encode("utf-8"), render_look(project, games).encode("utf-8")
+    write_atomic(project.output_dir / "look.html", look)
     path = project.output_dir / "index.html"
-    write_atomic(path, render_gallery(project, games).encode("utf-8"))
+    write_atomic(path, index)
     return path
