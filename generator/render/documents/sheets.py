@@ -218,9 +218,17 @@ class SheetLayout:
 def _document(game: Game, project: Project, template: Path, paper: str, display: str, settings: SheetSettings,
               buffer: io.BytesIO, placed: Placements | None = None) -> SheetDocument:
     pagesize, box = _page_and_box(settings, game, paper, Location(display, 1))
-    styles = make_styles(game, 0.9 if settings.frame is None else 0.85, document_fonts(game, project))
+    styles = make_styles(game, _type_scale(settings), document_fonts(game, project))
     return SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
                          cut_marks=settings.frame is not None, placed=placed, file=display)
+
+
+def _type_scale(settings: SheetSettings) -> float:
+    """A full page reads at 0.9 of the rulebook's type, a framed one (an A5 pad) at 0.85; a sheet folded in
+    panels to stand (a screen) is read from across the table, so it keeps the rulebook's full size."""
+    if settings.panels > 1:
+        return 1.0
+    return 0.9 if settings.frame is None else 0.85
 
 
 def _story(builder: Builder, body: list[markup.Block], display: str) -> list[Flowable]:
