@@ -30,6 +30,7 @@ def _marks(data: bytes, index: int) -> list[tuple[float, float, float, float]]:
     return lines(PdfReader(io.BytesIO(data)).pages[index])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_crop_marks_survive_a_5_mm_printer_margin_and_sit_on_the_cut(boards, games, paper) -> None:
     data = boards[paper]
@@ -72,6 +73,7 @@ def test_the_sea_runs_into_the_bleed_on_every_side(boards, paper) -> None:
         assert b > r + 12 and min(r, g, b) < 235, (paper, x, y, (r, g, b))  # sea blue, not white paper
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_word_is_7_pt_or_more_and_5_mm_from_the_paper_edge(boards, paper) -> None:
     data = boards[paper]
@@ -84,6 +86,7 @@ def test_every_word_is_7_pt_or_more_and_5_mm_from_the_paper_edge(boards, paper) 
             assert nearest >= PRINTER_MARGIN, (paper, char, nearest)
 
 
+@pytest.mark.slow
 def test_the_board_prints_the_space_names_the_rulebook_uses(boards, games, books) -> None:
     rules = games[GAME].rules["effects"]
     names = [rules[kind]["label"] for kind in ("none", "gold", "vp")]
