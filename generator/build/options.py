@@ -46,7 +46,7 @@ class BuildOptions:
     guides: bool = False  # --guides: trim, bleed and safe lines over the faces; files named -guides
     ink_saver: bool = False  # --ink-saver: marked backgrounds white, frames thin; files named -inksaver
     presets: tuple[str, ...] = ()  # print-service presets (generator/render/exports/presets.yaml), one folder each
-    colour: str = "rgb"  # cmyk: sheets and face PDFs as CMYK PDF/X (generator.render.exports.cmyk)
+    colour: str = "rgb"  # cmyk: every PDF (sheets, face PDFs, documents) as CMYK PDF/X (render.exports.cmyk)
     tts_url: str = ""  # base URL of output/ as hosted, for TTS saved objects ("" = bare file names)
     showcase: bool = False  # also draw the showcase images (generator.render.site.showcase)
     jobs: int = field(default=1, metadata=HOW)

@@ -175,7 +175,7 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
         if spec.subject == "rules":
             lines.drew(game.id, paper)
         with template_parses(project).serving(game, seen, reads):  # templates parsed once per build
-            return spec.produce(seen)
+            return in_colour(spec.produce(seen), options.colour)
 
     folder = project.output_dir / game.id
     skeleton = skeleton_digest(game)
@@ -187,9 +187,21 @@ def document_jobs(game: Game, project: Project, options: BuildOptions) -> list[J
             jobs.append(Job(game.id, spec.label, folder, partial(produce, spec, sheet, reads),
                             exporter=spec.exporter, paper=sheet, subject=spec.subject,
                             pure=True, facts=reads, model=game,  # bytes out, nothing else touched
-                            key=digest("document", code_digest(), spec.label, sheet, skeleton, printing),
+                            key=digest("document", code_digest(), spec.label, sheet, skeleton, printing,
+                                       options.colour),
                             cost=estimated_cost(DOCUMENTS if spec.subject != "rules" else "rules", 0)))
     return jobs
+
+
+def in_colour(files: list[OutputFile], colour: str) -> list[OutputFile]:
+    """A document's PDFs as --colour asks: `cmyk` converts rulebooks, score sheets, screens and boards
+    as it does the card sheets (CMYK PDF/X through the shipped profile, ink at most 240 %)."""
+    if colour != "cmyk":
+        return files
+    from generator.render.exports.cmyk import PROFILE_INK_LIMIT, to_pdfx
+
+    return [dataclasses.replace(f, data=to_pdfx(f.data, PROFILE_INK_LIMIT, "")) if f.name.endswith(".pdf") else f
+            for f in files]
 
 
 # Rough milliseconds of CPU per job (measured on the development machine, cold build): a rulebook is

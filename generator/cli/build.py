@@ -101,8 +101,8 @@ class BuildCommand(click.Command):
               help="Also write what a print service asks for to output/<game>/NAME/ (repeatable; "
                    "see README 'Print services' for the names).")
 @click.option("--colour", "colour", type=click.Choice(["rgb", "cmyk"], case_sensitive=False), default="rgb", show_default=True,
-              help="cmyk: write the sheets (and --png's face PDFs) as CMYK PDF/X through the shipped FOGRA39 "
-                   "profile, total ink at most 240%.")
+              help="cmyk: write every PDF (sheets, --png's face PDFs, rulebooks, score sheets, screens, boards) "
+                   "as CMYK PDF/X through the shipped FOGRA39 profile, total ink at most 240%.")
 @click.option("--tts-url", "tts_url", default="", metavar="BASE",
               help="With --tts: base URL where output/ is hosted, for the images in the TTS saved objects "
                    "(default: file:// URIs of output/ on this machine).")
@@ -149,7 +149,7 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
 
     --preset NAME writes what a print service asks for to output/<game>/NAME/
     (PRESET-NAMES; see the
-    README's "Print services"); --colour cmyk makes the sheets CMYK PDF/X;
+    README's "Print services"); --colour cmyk makes every PDF CMYK PDF/X;
     --tts also writes TTS saved objects, their images at --tts-url.
     """
     from generator.build.session import BuildSession

@@ -57,8 +57,9 @@ def test_scoring_example_matches_the_engine_for_the_board_drawn(book, game):
     config, geometry = rules.config, rules.geometry
     pitch = game.theme["board"]["space_mm"]
     board = game.component("sea-board")
-    side = board.size.width
-    margin = (side - config.columns * pitch) / 2
+    side = board.size.height
+    margin = (board.size.width - config.columns * pitch) / 2
+    band = side - margin - config.rows * pitch  # the title band along the owner's edge
     page = _page_with(book, "Pirates Under Fire — rules", "A scoring example")
     placed = form_placements(book, page)
     red_board = next(m for name, m in placed if name == f"face-sea-board-{config.fleets[0]}-front")
@@ -75,7 +76,7 @@ def test_scoring_example_matches_the_engine_for_the_board_drawn(book, game):
         u = (m[4] + ship.size.width * mm * scale / 2 - red_board[4]) / (scale * mm)
         v = (m[5] + ship.size.height * mm * scale / 2 - red_board[5]) / (scale * mm)
         col = math.floor((u - margin) / pitch)
-        g = math.floor((v - margin) / pitch) if v < side else config.rows + math.floor((v - side - margin) / pitch)
+        g = math.floor((v - band) / pitch) if v < side else config.rows + math.floor((v - side - margin) / pitch)
         numbers[g * config.columns + col] = item["number"]
         in_rival_sea += g >= config.rows
     sets, runs = rules.lines.score(numbers)

@@ -66,7 +66,7 @@ def test_bad_overrides_are_one_line_usage_errors(project: Project, spec: str, me
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("items.fireship.cost=0", "tiles.yaml:117: mercenary ship 'fireship' 'cost' must be an integer 1..20, got 0 "
+    ("items.fireship.cost=0", "tiles.yaml:119: mercenary ship 'fireship' 'cost' must be an integer 1..20, got 0 "
                               "(with --set items.fireship.cost=0)"),
     ("items.fireship.colour=red", "unknown field 'colour' on mercenary ship 'fireship'"),
 ])

@@ -50,7 +50,7 @@ def sheet_pdfs(project) -> list[Path]:
 
 
 def faces_on(page) -> list[Placed]:
-    forms = page["/Resources"]["/XObject"]
+    forms = page["/Resources"].get("/XObject", {})  # the back of a page of pieces without backs is blank
     found = []
     for x, y, name in placements(page):
         if not name.startswith("FormXob.face"):
@@ -146,7 +146,7 @@ def sheets(all_games_built) -> list[Path]:
 def test_every_sheet_pdf_of_every_game_is_checked(sheets) -> None:
     games = {path.parent.name for path in sheets}
     assert games == {"all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire"}
-    assert len(sheets) >= 30
+    assert len(sheets) >= 26  # Under Fire's tiles share its tokens sheet
 
 
 @pytest.mark.slow

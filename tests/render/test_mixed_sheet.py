@@ -162,7 +162,7 @@ def test_under_fire_tokens_keep_one_letter_page_and_separate_bands_on_a4(project
     """The tried-and-rejected cost: separate bands must not push Under Fire's last two gold tokens to a second
     US Letter page, and on A4, where there is room, the two blocks' marks do not interleave."""
     game = load_game(project, "pirates-under-fire")
-    groups = [(c.size.width, c.size.height, c.count) for c in game.components if c.sheet == "mixed"]
+    groups = [(c.size.width, c.size.height, c.count) for c in game.components if c.sheet == "mixed" and c.kind == "token"]
     letter = pack(groups, PAPERS["letter"], 3.0)
     a4 = pack(groups, PAPERS["a4"], 3.0)
     assert letter is not None and a4 is not None and len(letter) == 1 and len(a4) == 1
@@ -194,7 +194,7 @@ def test_cut_lines_option_draws_each_blocks_cuts_on_the_mixed_sheet(project) -> 
     from generator.render.sheets.options import SheetOptions
 
     game = load_game(project, "pirates-under-fire")
-    members = mixed_components(game)
+    members = [c for c in mixed_components(game) if c.kind == "token"]  # the tiles share the sheet too
     plain = impose_mixed(renderer(project), game, members, SheetOptions(PAPERS["a4"]))
     with_cuts = impose_mixed(renderer(project), game, members, SheetOptions(PAPERS["a4"], cut_lines=True))
     before = lines(PdfReader(io.BytesIO(plain.pdf)).pages[0])

@@ -411,8 +411,8 @@ def test_a_service_that_prints_boards_gets_them_with_the_game_s_first_component(
     assert "data/pirates-under-fire/game.yaml" in reads["ship"]  # an edit anywhere in the game redoes the host
     board = PdfReader(io.BytesIO(host["pirates-under-fire-sea-board-fronts.pdf"]))
     assert len(board.pages) == 2  # the red sea and the blue
-    assert abs(float(board.pages[0].trimbox.width) / MM - 196) < 0.01
-    assert abs(float(board.pages[0].mediabox.width) / MM - 202) < 0.01
+    assert abs(float(board.pages[0].trimbox.width) / MM - 190) < 0.01
+    assert abs(float(board.pages[0].mediabox.width) / MM - 196) < 0.01
     assert [r["copies"] for r in rows(host["sea-board-manifest.csv"])] == ["1", "1"]
     assert not any(name.startswith("pirates-under-fire-sea-board") for name in other)
     assert shop.skip_reason(fire.component("sea-board")) is None

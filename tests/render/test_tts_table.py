@@ -78,8 +78,8 @@ def test_under_fire_is_playable_from_the_table_its_sea_boards_included(real, tab
     for board in boards:
         assert board["Name"] == "Custom_Tile" and board["CustomImage"]["CustomTile"]["Type"] == 0
         image = Image.open(io.BytesIO(tables[fire.id][board["CustomImage"]["ImageURL"]]))
-        assert image.size == (1543, 1543)  # 196 mm at 200 dpi, under TTS's 4096 px
-        assert abs(board["Transform"]["scaleX"] - 196 / 25.4) < 1e-9
+        assert image.size == (1496, 1740)  # 190 x 221 mm at 200 dpi, under TTS's 4096 px
+        assert abs(board["Transform"]["scaleX"] - 221 / 25.4) < 1e-9  # a tile is scaled by its longer side
     counts = Counter(s["Tags"][0] for s in states)
     assert counts == {"ship": 36, "mercenary": 7, "vp-token": 38, "gold": 38, "sea-board": 2, "score-pad": 1}
 

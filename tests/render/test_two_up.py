@@ -36,7 +36,7 @@ def placed_boxes(content: bytes) -> list[tuple[float, float, float, float]]:
 NUM = rb"(-?[\d.]+)"
 CM_CLIP = re.compile(rb"\s+".join([NUM] * 6) + rb"\s+cm\s+" + rb"\s+".join([rb"-?[\d.]+"] * 4) + rb"\s+re\s+W")
 CM_CLIP_RECT = re.compile(rb"\s+".join([rb"-?[\d.]+"] * 6) + rb"\s+cm\s+" + rb"\s+".join([NUM] * 4) + rb"\s+re\s+W")
-CUT = re.compile(rb"(-?[\d.]+) 0 m\s+(-?[\d.]+) (-?[\d.]+) l\s+S")
+CUT = re.compile(rb"(-?[\d.]+) (-?[\d.]+) m\s+(-?[\d.]+) (-?[\d.]+) l\s+S")  # x y1 m x y2 l: the cut line
 
 
 @pytest.mark.parametrize("paper", sorted(PAPERS))
@@ -65,6 +65,7 @@ def test_an_a5_score_sheet_prints_two_to_a_landscape_page(project, score_sheet, 
         assert left[0] + left[2] <= width / 2 + 1e-3 <= right[0] + 1e-3  # the halves do not overlap
         cut = CUT.search(content)
         assert cut and float(cut.group(1)) / MM == pytest.approx(width / 2, abs=0.01)  # cut line down the middle
+        assert float(cut.group(2)) / MM == pytest.approx(5) and float(cut.group(4)) / MM == pytest.approx(height - 5)
 
 
 def test_both_halves_are_each_one_copy_side_by_side_and_backs_swap_for_the_short_edge_flip(project, score_sheet):

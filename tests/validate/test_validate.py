@@ -122,7 +122,7 @@ def test_any_single_card_deletion_is_detected(data: st.DataObject) -> None:
 def test_an_unknown_ship_ability_is_caught_at_its_line(project_copy: Project) -> None:
     edit(project_copy.data_dir / "pirates-under-fire" / "tiles.yaml", "ability: broadside,", "ability: kraken,")
     found = failures(project_copy, "pirates-under-fire")
-    assert any(location.startswith("data/pirates-under-fire/tiles.yaml:23") for _, location in found), found
+    assert any(location.startswith("data/pirates-under-fire/tiles.yaml:24") for _, location in found), found
 
 
 def test_text_overflowing_its_box_is_caught_at_its_line(project_copy: Project) -> None:
@@ -131,7 +131,7 @@ def test_text_overflowing_its_box_is_caught_at_its_line(project_copy: Project) -
          "text: Set every adjacent rival ship on fire.,", f"text: {long},")
     report = validate_game(load_game(project_copy, "pirates-under-fire"), project_copy)
     overflow = [c for c in report.failures() if c.name.endswith("element 'ability' fits")]
-    assert {str(c.location) for c in overflow} == {"data/pirates-under-fire/tiles.yaml:23"}  # the card to shorten
+    assert {str(c.location) for c in overflow} == {"data/pirates-under-fire/tiles.yaml:24"}  # the card to shorten
     assert "(box at templates/layouts/pirates-under-fire/ship.yaml:" in overflow[0].actual
 
 

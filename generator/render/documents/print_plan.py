@@ -119,14 +119,15 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
             folds.append((title, found.panels))
         layout = lay_out_sheet(game, project, template, paper, (display, blocks))  # as the build lays it out
         per_copy, landscape = max(1, layout.pages), layout.landscape
+        stock = "card stock" if found.panels > 1 else "plain paper"  # a folded screen must stand up
         if framed and framed.size.name == "a5" and fits_two_up(framed.size.width, framed.size.height, sheet):
             two_up = True
             word = "2up" if per_copy == 1 else "2up-duplex-short"
             files.append(PrintFile(f"{game.id}-{name}-{paper}-{word}.pdf", f"{title}, two to a page", None,
-                                   "plain paper", SIDES[word], copies))
+                                   stock, SIDES[word], copies))
         else:
             sides = "one side" if per_copy == 1 else SIDES["duplex-short" if landscape else "duplex-long"]
-            files.append(PrintFile(f"{game.id}-{name}-{paper}.pdf", title, None, "plain paper", sides, copies))
+            files.append(PrintFile(f"{game.id}-{name}-{paper}.pdf", title, None, stock, sides, copies))
         if _has_fields(blocks):
             files.append(PrintFile(f"{game.id}-{name}-fillable-{paper}.pdf", f"{title} to fill in on screen",
                                    None, "none: type into it", "no need to print", "none"))

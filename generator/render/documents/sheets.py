@@ -35,15 +35,21 @@ from reportlab.platypus.doctemplate import LayoutError
 from generator.errors import DataError, Location
 from generator.model import Game
 from generator.project import Project
+from generator.render.base.units import paper as registered_paper
 from generator.render.documents import markup
 from generator.render.documents.booklet import RepeatCanvas, repeat_canvas
 from generator.render.documents.flowables import LAYOUT_REFUSAL, Builder
 from generator.render.documents.formfields import FormField
 from generator.render.documents.rulebook import parse_template
 from generator.render.documents.styles import MARGIN, Styles, document_fonts, make_styles, paper_size
+from generator.render.documents.two_up import fits_two_up
 from generator.render.faces.stamps import FormStore
 
 MAX_COPIES = 12
+
+
+FRAME_PAD = 5 * mm   # trim to text inside a framed sheet
+TWO_UP_PAD = 10 * mm  # ... printed two to a page, edges on the paper's: the printer's 5 mm margin and 5 mm more
 
 
 @dataclass(frozen=True)
@@ -134,14 +140,14 @@ class SheetDocument(BaseDocTemplate):
 
     def __init__(self, buffer: io.BytesIO, pagesize: tuple[float, float], box: tuple[float, float, float, float],
                  panels: int, styles: Styles, title: str, cut_marks: bool, placed: Placements | None = None,
-                 file: str = ""):
+                 file: str = "", pad: float = FRAME_PAD):
         self.at = Location(file, 0)  # where the block being laid out is written
         super().__init__(buffer, pagesize=pagesize, leftMargin=0, rightMargin=0, topMargin=0, bottomMargin=0,
                          title=title, author="Pirate Press", creator="Pirate Press", invariant=1,
                          initialFontName="Sans")
         self.box, self.panels, self.styles, self.cut_marks = box, panels, styles, cut_marks
         x, y, w, h = box
-        pad = 5 * mm if cut_marks else 0
+        self.pad = pad = pad if cut_marks else 0
         panel_w = w / panels
         frame = partial(PlacingFrame, placed=placed) if placed is not None else Frame
         frames = [
@@ -161,7 +167,7 @@ class SheetDocument(BaseDocTemplate):
 
     @property
     def frame_width(self) -> float:
-        return self.box[2] / self.panels - (10 * mm if self.cut_marks else 0)
+        return self.box[2] / self.panels - 2 * self.pad
 
     def _decorate(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
         if not self.cut_marks:
@@ -218,9 +224,28 @@ class SheetLayout:
 def _document(game: Game, project: Project, template: Path, paper: str, display: str, settings: SheetSettings,
               buffer: io.BytesIO, placed: Placements | None = None) -> SheetDocument:
     pagesize, box = _page_and_box(settings, game, paper, Location(display, 1))
-    styles = make_styles(game, 0.9 if settings.frame is None else 0.85, document_fonts(game, project))
+    styles = make_styles(game, _type_scale(settings), document_fonts(game, project))
     return SheetDocument(buffer, pagesize, box, settings.panels, styles, f"{game.title}: {template.name[:-6]}",
-                         cut_marks=settings.frame is not None, placed=placed, file=display)
+                         cut_marks=settings.frame is not None, placed=placed, file=display,
+                         pad=_frame_pad(game, settings, paper))
+
+
+def _frame_pad(game: Game, settings: SheetSettings, paper: str) -> float:
+    """Trim to text inside a framed sheet: `FRAME_PAD`; an A5 sheet printed two to a page has its outer
+    edges on the paper's, so its text keeps `TWO_UP_PAD` from them, clear of a printer's 5 mm margin."""
+    if settings.frame is None or not game.has_component(settings.frame):
+        return FRAME_PAD
+    size = game.component(settings.frame).size
+    two_up = size.name == "a5" and fits_two_up(size.width, size.height, registered_paper(paper))
+    return TWO_UP_PAD if two_up else FRAME_PAD
+
+
+def _type_scale(settings: SheetSettings) -> float:
+    """A full page reads at 0.9 of the rulebook's type, a framed one (an A5 pad) at 0.85; a sheet folded in
+    panels to stand (a screen) is read from across the table, so it keeps the rulebook's full size."""
+    if settings.panels > 1:
+        return 1.0
+    return 0.9 if settings.frame is None else 0.85
 
 
 def _story(builder: Builder, body: list[markup.Block], display: str) -> list[Flowable]:

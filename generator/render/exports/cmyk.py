@@ -1,5 +1,8 @@
 """CMYK and PDF/X: turn one of our RGB PDFs into a PDF/X-1a-style CMYK file a print shop's preflight accepts.
 
+`--colour cmyk` sends every PDF of a game through it: card sheets and face PDFs (`exports.registry`),
+rulebooks, score sheets, screens and boards (`build.plan.in_colour`).
+
 Why a post-pass over the finished PDF (with pikepdf) rather than a second
 drawing path: every face, sheet and deck is drawn by the same code, and a
 conversion that reads the content streams catches every colour that code
@@ -13,8 +16,12 @@ conversion that reads the content streams catches every colour that code
 - caps the total ink of every colour at the limit (the profile is built with
   the same 240 % limit; the cap catches interpolation overshoot), scaling
   C, M and Y down and keeping K;
-- converts RGB images to CMYK pixels through the same profile, and refuses
-  (one line) an image with transparency, which PDF/X-1a cannot hold;
+- converts RGB images to CMYK pixels through the same profile; a one-colour
+  picture over transparency (a rulebook's inline icon) becomes a stencil
+  mask painted in its colour, and any other image with transparency, which
+  PDF/X-1a cannot hold, is refused in one line;
+- converts fillable fields too: appearance streams, /MK border and
+  background colours, the text colour of /DA;
 - adds the OutputIntent (GTS_PDFX, FOGRA39 condition, the profile embedded),
   the PDF/X version keys, and TrimBox/BleedBox on any page lacking them.
 
@@ -38,6 +45,7 @@ REGISTRY = "http://www.color.org"
 PDFX_VERSION = "PDF/X-1a:2003"
 RGB_FILL, RGB_STROKE = "rg", "RG"
 SET_COLOUR = {"sc": "k", "scn": "k", "SC": "K", "SCN": "K"}
+EDGE_SHARE = 0.3  # designed: an icon's anti-aliased rim is 10-15 % of its inked pixels; more is real transparency
 
 
 @dataclass
@@ -98,12 +106,16 @@ def to_pdfx(pdf: bytes, ink_limit: int | None, title: str) -> bytes:
 
     converter = ColourConverter(ink_limit)
     document = pikepdf.open(io.BytesIO(pdf))
+    _stencil_one_colour_images(document, converter)
     _refuse_transparency(document, title)
     done: set[tuple[int, int]] = set()
     for page in document.pages:
         _convert_page(document, page, converter, done)
+        _convert_widgets(page, converter, done)
         _boxes(page)
-    _output_intent(document, title)
+    if "/AcroForm" in document.Root and "/DA" in document.Root.AcroForm:
+        document.Root.AcroForm.DA = pikepdf.String(_convert_da(str(document.Root.AcroForm.DA), converter))
+    _output_intent(document, title or str(document.docinfo.get("/Title", "")))
     out = io.BytesIO()
     document.save(out, deterministic_id=True, compress_streams=True, min_version="1.4",
                   object_stream_mode=pikepdf.ObjectStreamMode.disable)  # PDF/X-1a: PDF 1.4, no object streams
@@ -119,6 +131,55 @@ def has_transparency(data: bytes) -> bool:
             return False
         low, _high = image.convert("RGBA").getchannel("A").getextrema()
         return isinstance(low, (int, float)) and low < 255
+
+
+def _stencil_one_colour_images(document: Any, converter: ColourConverter) -> None:
+    """A picture of one colour over transparency (a rulebook's inline icon) becomes that colour painted
+    through a stencil mask: the same shape without transparency, which PDF/X-1a allows.
+
+    Only a shape that is opaque inside, see-through outside and soft on its rim alone (`EDGE_SHARE`); a
+    see-through picture (glass, a shadow) is refused by `_refuse_transparency`. The image object turns into a
+    form over the unit square (where an image is drawn), so every `Do` that drew it draws the stencil in its
+    place; the rim is cut at half opacity, sharp at the sizes icons print."""
+    import pikepdf
+    from pikepdf import PdfImage
+    from PIL import Image
+
+    for obj in list(document.objects):
+        if not isinstance(obj, pikepdf.Stream) or obj.get("/Subtype") != pikepdf.Name.Image:
+            continue
+        soft_mask = obj.get("/SMask")
+        if not isinstance(soft_mask, pikepdf.Stream):
+            continue
+        picture = PdfImage(obj).as_pil_image().convert("RGB")
+        alpha = PdfImage(soft_mask).as_pil_image().convert("L")
+        if alpha.size != picture.size:
+            continue
+        opacity = alpha.tobytes()
+        inked = {rgb for rgb, a in zip(_pixels(picture), opacity) if a > 0}
+        edges = sum(1 for a in opacity if 0 < a < 255)
+        if len(inked) != 1 or edges > EDGE_SHARE * sum(1 for a in opacity if a > 0):
+            continue  # more than one colour, or see-through inside (glass, a shadow): refused below
+        r, g, b = next(iter(inked))
+        stencil = alpha.point(lambda a: 0 if a >= 128 else 255).convert("1", dither=Image.Dither.NONE)
+        mask = document.make_stream(zlib.compress(stencil.tobytes(), 9))
+        mask.Type, mask.Subtype = pikepdf.Name.XObject, pikepdf.Name.Image
+        mask.Width, mask.Height = alpha.size
+        mask.ImageMask, mask.BitsPerComponent, mask.Filter = True, 1, pikepdf.Name.FlateDecode
+        c, m, y, k = converter.cmyk(r / 255, g / 255, b / 255)
+        obj.write(f"q {c:.4f} {m:.4f} {y:.4f} {k:.4f} k /Stencil Do Q".encode())
+        for key in list(obj.keys()):
+            if key not in ("/Type", "/Subtype", "/Length"):
+                del obj[key]
+        obj.Subtype, obj.FormType = pikepdf.Name.Form, 1
+        obj.BBox = pikepdf.Array([0, 0, 1, 1])
+        obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Stencil=mask))
+
+
+def _pixels(picture: Any) -> list[bytes]:
+    """An RGB picture's pixels, each as its three bytes."""
+    data = picture.tobytes()
+    return [data[i:i + 3] for i in range(0, len(data), 3)]
 
 
 def _refuse_transparency(document: Any, title: str) -> None:
@@ -157,6 +218,47 @@ def _convert_resources(resources: Any, converter: ColourConverter, done: set[tup
             _convert_resources(xobject.get("/Resources"), converter, done)
         elif xobject.get("/Subtype") == pikepdf.Name.Image:
             _convert_image(xobject, converter)
+
+
+def _convert_widgets(page: Any, converter: ColourConverter, done: set[tuple[int, int]]) -> None:
+    """A fillable sheet's fields: their appearance streams, border and background colours (/MK) and the
+    colour their typed text takes (/DA), so a form filled on screen prints in CMYK too."""
+    import pikepdf
+
+    for annotation in page.obj.get("/Annots", []):
+        appearances = annotation.get("/AP")
+        for key in ("/N", "/D", "/R"):
+            stream = appearances.get(key) if appearances is not None else None
+            states = [stream] if isinstance(stream, pikepdf.Stream) else \
+                list(stream.values()) if isinstance(stream, pikepdf.Dictionary) else []
+            for state in states:
+                if state.objgen in done and state.objgen != (0, 0):
+                    continue
+                done.add(state.objgen)
+                state.write(pikepdf.unparse_content_stream(_convert_ops(pikepdf.parse_content_stream(state),
+                                                                        converter)))
+                _convert_resources(state.get("/Resources"), converter, done)
+        looks = annotation.get("/MK")
+        for key in ("/BC", "/BG"):
+            colour = looks.get(key) if looks is not None else None
+            if colour is not None and len(colour) == 3:
+                looks[key] = pikepdf.Array([float(v) for v in converter.cmyk(*(float(c) for c in colour))])
+        if "/DA" in annotation:
+            annotation.DA = pikepdf.String(_convert_da(str(annotation.DA), converter))
+
+
+def _convert_da(appearance: str, converter: ColourConverter) -> str:
+    """`r g b rg` inside a default-appearance string becomes `c m y k k`."""
+    words = appearance.split()
+    for i, word in enumerate(words):
+        if word == "rg" and i >= 3:
+            try:
+                rgb = [float(v) for v in words[i - 3:i]]
+            except ValueError:
+                continue
+            words[i - 3:i + 1] = [*(f"{v:.4f}".rstrip("0").rstrip(".") or "0" for v in converter.cmyk(*rgb)), "k"]
+            return _convert_da(" ".join(words), converter)
+    return " ".join(words)
 
 
 def _convert_ops(instructions: list[Any], converter: ColourConverter) -> list[Any]:

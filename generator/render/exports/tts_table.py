@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from generator.render.exports.raster import Workers
     from generator.render.faces.renderer import FaceRenderer
 
-BOARD_DPI = 200  # enough to read a board's smallest print on screen; a 196 mm board is 1543 px
+BOARD_DPI = 200  # enough to read a board's smallest print on screen; a 190 x 221 mm board is 1496 x 1740 px
 SHEET_DPI = 110  # a score sheet or screen read on screen
 MAX_PX = 4096  # TTS: keep every image under this a side
 PT_PER_MM = 72 / 25.4

@@ -264,6 +264,7 @@ def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
         c.clipPath(path, stroke=0, fill=0)
     if picture.vector:
         from reportlab.graphics import renderPDF
+        from reportlab.graphics.shapes import Drawing
 
         art = picture.drawing()
         # renderPDF starts a drawing in ReportLab's default font (Helvetica, which no PDF of ours embeds) even
@@ -273,7 +274,11 @@ def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
             art.initialFontName = ART_FONT
         c.translate(pt(left), _y(face, top + drawn_h))
         c.scale(pt(drawn_w) / art.width, pt(drawn_h) / art.height)
-        renderPDF.draw(art, c, 0, 0)
+        # svglib's drawing starts in ReportLab's default font (Helvetica, never embedded): start it in the
+        # canvas's own font instead, so art without text adds no font to the PDF
+        held = Drawing(art.width, art.height, art)
+        held.initialFontName, held.initialFontSize = c._fontname, c._fontsize
+        renderPDF.draw(held, c, 0, 0)
     else:
         from reportlab.lib.utils import ImageReader
 

@@ -225,6 +225,14 @@ def make_grid(paper: Paper, width: float, height: float, bleed: float,
     return Grid(paper, cols, rows)
 
 
+def single_grid(paper: Paper, width: float, height: float, bleed: float) -> Grid | None:
+    """One `width` x `height` face centred on `paper` (a board), with the bleed and crop marks every sheet
+    keeps (`MARGIN`, `MARK_EDGE`); None if it does not fit."""
+    cols = _axis_option(width, bleed, 0.0, paper.width, False, 1)
+    rows = _axis_option(height, bleed, 0.0, paper.height, False, 1)
+    return None if cols is None or rows is None else Grid(paper, cols, rows)
+
+
 def mirror_slot(slot: Slot, paper: Paper, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
     """Where the back of the face in `slot` goes so it registers after the page is flipped."""
     dx, dy = offset

@@ -213,6 +213,12 @@ def _halo(c: Any, lines: list[tuple[float, float, float, float]]) -> None:
     c.restoreState()
 
 
+def draw_crop_marks(c: Any, lines: list[tuple[float, float, float, float]]) -> None:
+    """Crop marks (mm) as every sheet draws them: black hairlines, each on its white band; boards use it too."""
+    _halo(c, lines)
+    _lines(c, lines)
+
+
 def _marks(c: Any, grid: Grid, options: SheetOptions, lines: list[tuple[float, float, float, float]]) -> None:
     _halo(c, lines)
     c.saveState()

@@ -1,8 +1,9 @@
 """The mixed sheet: a game's small pieces of different sizes packed together, as pure geometry (mm).
 
 Components that say `sheet: mixed` in their YAML (tokens, markers, coins, a
-lone Go First token) share one `<game>-tokens-<paper>-<mode>.pdf` instead of
-each taking pages of its own. Each component becomes a block: a butted grid
+lone Go First token, or tiles whose last page would hold one tile: Under
+Fire's 36 ship tiles are one more than US Letter holds) share one
+`<game>-tokens-<paper>-<mode>.pdf` instead of each taking pages of its own. Each component becomes a block: a butted grid
 of its faces (shared cut lines, full bleed on every free edge, see
 `Grid.slots`), as wide as the page allows, centred. Blocks are stacked top to
 bottom in the data's order; a block that does not fit in what is left of a
