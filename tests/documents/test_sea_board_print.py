@@ -112,7 +112,7 @@ def test_one_and_two_gold_spaces_have_pictures_of_their_own(project, games) -> N
                 continue
             row, col = (int(v) for v in element.name.split("[")[1].rstrip("]").split(","))  # row 0 is row 1
             key = item["rows"][row].split()[col]
-            drawn = element.get("path").data if element.type == "image" else element.get("icon").encode()
+            drawn = element.get("path").data if element.type == "image" else element.get("icon").data
             pictures.setdefault(key, set()).add(drawn)
         assert len(pictures["gold:1"]) == 1 and len(pictures["gold:2"]) == 1
         assert pictures["gold:1"] != pictures["gold:2"]

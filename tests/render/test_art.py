@@ -14,6 +14,7 @@ import pytest
 from generator.load import load_game
 from generator.model import Game, Item
 from generator.project import Project
+from generator.render.faces.access import behind
 from generator.render.faces.fit import printable_side
 from generator.render.faces.images import Picture
 from generator.render.faces.layout import Element, Face
@@ -28,6 +29,8 @@ ART_TYPES = ("image", "icon", "pips")  # what draws a picture, as opposed to tex
 # fronts whose picture is the suit's own symbol (a crew card's pips, an exposed port's trump sign), drawn as
 # shipped icons, not an illustration file
 SYMBOL_FRONTS = {"counterattack": {"exposed-port", "main"}}
+OWN_LICENCE = "LICENCE-own-art.md"
+_OWN_ROW = re.compile(r"^\| ([\w./-]+\.svg) \| [^|]+ \| MIT \|$")
 _ROW = re.compile(r"^\| ([\w./-]+\.svg) \| ([\w-]+) \| ([^|]+?) \| CC BY 3\.0 \|$")
 
 
@@ -86,19 +89,23 @@ def test_every_face_design_and_board_draws_art(sides: dict, game_id: str) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", GAMES)
 def test_art_stands_beside_text_never_behind_it(sides: dict, game_id: str) -> None:
-    """No text's drawn box meets an illustration's box: art does not crowd the words, and the contrast
-    preflight (which cannot see into art) keeps measuring every text against a known colour."""
+    """No text's drawn box meets an illustration's box, unless a panel drawn over the art lies under the
+    text (the sea board's spaces on its sea): art does not crowd the words, and the contrast preflight
+    (which cannot see into art) keeps measuring every text against a known colour."""
     crowded = set()
     for component, side, faces in sides[game_id]:
         for item, face in faces:
             boxes = [(e.name, e.get("x"), e.get("y"), e.get("x") + e.get("w"), e.get("y") + e.get("h"))
                      for e in face.elements if e.type == "image"]
-            for element in face.elements:
+            for index, element in enumerate(face.elements):
                 if element.type not in ("text", "textbox", "track") or \
                         (element.type != "track" and not element.get("text")):
                     continue
                 for shape in drawn_shapes(element, face):
                     xs, ys = [p[0] for p in shape.points], [p[1] for p in shape.points]
+                    corners = [(x, y) for x in (min(xs), max(xs)) for y in (min(ys), max(ys))]
+                    if all(behind(face, index, x, y) is not None for x, y in corners):
+                        continue  # on a panel (or the stock), whatever art lies further below
                     for name, left, top, right, bottom in boxes:
                         if min(xs) < right and max(xs) > left and min(ys) < bottom and max(ys) > top:
                             crowded.add(f"{component} {side} {item.id}: {element.name} meets {name}")
@@ -150,10 +157,22 @@ def test_cards_told_apart_have_their_own_illustration(sides: dict, game_id: str,
     assert shared == [], f"{component}: these share one illustration: {shared}"
 
 
+def own_art_rows() -> set[str]:
+    """The art drawn for Pirate Press itself (MIT), listed in `LICENCE-own-art.md` beside a game's art."""
+    return {f"{licence.parent.name}/{found.group(1)}" for licence in sorted(ART.glob(f"*/{OWN_LICENCE}"))
+            for found in map(_OWN_ROW.match, licence.read_text(encoding="utf-8").splitlines()) if found}
+
+
 def test_every_art_file_is_a_clean_svg_with_a_licence_entry() -> None:
     rows = licence_rows()
+    own = own_art_rows()
     files = sorted(p.relative_to(ART).as_posix() for p in ART.rglob("*.svg"))
-    assert files and sorted(rows) == files
+    assert files and sorted([*rows, *own]) == files and not own & set(rows)
+    for name in sorted(own):
+        text = (ART / name).read_text(encoding="utf-8")
+        for refused in ("<text", "<filter", "<mask", "<pattern", "href", "url("):
+            assert refused not in text, f"{name} holds {refused}"
+    files = sorted(rows)
     for name in files:
         text = (ART / name).read_text(encoding="utf-8")
         assert re.search(r'<svg [^>]*viewBox="0 0 512 512"', text), name

@@ -267,17 +267,14 @@ def _image(c: Any, e: Element, face: Face, bleed: float) -> None:
         from reportlab.graphics.shapes import Drawing
 
         art = picture.drawing()
-        # renderPDF starts a drawing in ReportLab's default font (Helvetica, which no PDF of ours embeds) even
-        # when it draws no text: start it in a shipped font instead, so every font a PDF names is embedded
-        if getattr(art, "initialFontName", None) != ART_FONT:
-            _register_art_font()
-            art.initialFontName = ART_FONT
+        _register_art_font()
         c.translate(pt(left), _y(face, top + drawn_h))
         c.scale(pt(drawn_w) / art.width, pt(drawn_h) / art.height)
-        # svglib's drawing starts in ReportLab's default font (Helvetica, never embedded): start it in the
-        # canvas's own font instead, so art without text adds no font to the PDF
+        # renderPDF starts a drawing in ReportLab's default font (Helvetica, which no PDF of ours embeds) even
+        # when it draws no text: the art is wrapped in a drawing that starts in a shipped font instead (the
+        # picture's own drawing, shared by every face that shows it, is left as svglib made it)
         held = Drawing(art.width, art.height, art)
-        held.initialFontName, held.initialFontSize = c._fontname, c._fontsize
+        held.initialFontName = ART_FONT
         renderPDF.draw(held, c, 0, 0)
     else:
         from reportlab.lib.utils import ImageReader
