@@ -85,6 +85,7 @@ def test_an_unknown_icon_is_one_line_at_the_layout_with_the_nearest_name(fresh_p
     with pytest.raises(DataError) as caught:
         port_face(fresh_project, "  - {name: f, type: icon, icon: flag, x: 30, y: 30, size: 10}\n")
     assert "icon 'flag' is unknown (an icon is an SVG file in templates/icons/ or " in str(caught.value)
+    assert "this project has none: copy the shipped set" in str(caught.value)  # a project older than icon files
 
 
 @pytest.mark.parametrize("name, text, words", [

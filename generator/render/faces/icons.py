@@ -155,8 +155,10 @@ class IconSet:
         if close:
             return close
         folders = " or ".join(f"{folder}/" for folder in self.folders) or f"templates/{ICONS_FOLDER}/"
-        known = ", ".join(sorted(self.icons)) if self.icons else "none"
-        return f" (an icon is an SVG file in {folders}; icons: {known})"
+        if not self.icons:  # a project made before icons were files: say how to get the shipped set
+            return (f" (an icon is an SVG file in {folders}, and this project has none: copy the shipped set "
+                    f"from the templates/{ICONS_FOLDER}/ of a project made by `pnp init`)")
+        return f" (an icon is an SVG file in {folders}; icons: {', '.join(sorted(self.icons))})"
 
 
 def icon_folders(project: Project, game: str) -> list[Path]:
