@@ -69,10 +69,10 @@ def test_paper_choices_come_from_the_registry() -> None:
 @pytest.mark.slow
 def test_a_field_no_document_shows_leaves_the_rulebook_alone_a_shown_one_rebuilds_it(built: Project) -> None:
     cards = built.data_dir / "counterattack" / "cards.yaml"
-    edit(cards, "      name: str\n      tricks:",
-         "      name: str\n      flavour: {type: str, default: ''}\n      tricks:")
+    edit(cards, "      name: str\n      art:",
+         "      name: str\n      flavour: {type: str, default: ''}\n      art:")
     build(built, ["counterattack"], OPTIONS)  # a new field in the schema: everything may show it
-    edit(cards, "{id: nassau,          name: Nassau,", "{id: nassau, flavour: salty, name: Nassau,")
+    edit(cards, "{id: nassau,          art: nassau,", "{id: nassau, flavour: salty, art: nassau,")
     unshown = build(built, ["counterattack"], OPTIONS)
     assert sorted(unshown.summary.ran) == ["counterattack port a4", "counterattack port preview"]
     edit(cards, "name: Nassau,", "name: Nassau Bay,")
@@ -139,9 +139,10 @@ FLAG = """
     front: counterattack/port
     fields:
       name: str
+      art: str
       tricks: {type: int, min: 0, max: 10}
     items:
-      - {id: jolly, name: Jolly Roger, tricks: 1}
+      - {id: jolly, art: tortuga, name: Jolly Roger, tricks: 1}
 """
 
 

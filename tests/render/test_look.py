@@ -115,22 +115,28 @@ def test_every_design_of_every_game_shows_its_front_beside_its_back(pages: tuple
     assert "other side (double-sided)" in look and "back (every copy)" in look and "back (this design&#39;s own)" in look
 
 
+def written_sizes(project: Project, game_id: str) -> dict[str, tuple[float, float, bool]]:
+    """Each component's (width, height, round) as the data files write them, read straight from the YAML."""
+    written = {}
+    for path in sorted((project.data_dir / game_id).glob("*.yaml")):
+        for raw in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("components", []):
+            size = raw["size"]
+            if isinstance(size, str):
+                named = NAMED_SIZES[size]
+                written[raw["id"]] = (named.width, named.height, named.shape == "circle")
+            elif "diameter" in size:
+                written[raw["id"]] = (size["diameter"], size["diameter"], True)
+            else:
+                written[raw["id"]] = (size["width"], size["height"], False)
+    return written
+
+
 @pytest.mark.slow
 def test_sizes_in_mm_are_the_trim_sizes_in_the_data(pages: tuple, project: Project) -> None:
     games, images, look, _ = pages
     page = read_page(look)
     for game in games.values():
-        written = {}  # the sizes as the data files write them, read straight from the YAML
-        for path in sorted((project.data_dir / game.id).glob("*.yaml")):
-            for raw in (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("components", []):
-                size = raw["size"]
-                if isinstance(size, str):
-                    named = NAMED_SIZES[size]
-                    written[raw["id"]] = (named.width, named.height, named.shape == "circle")
-                elif "diameter" in size:
-                    written[raw["id"]] = (size["diameter"], size["diameter"], True)
-                else:
-                    written[raw["id"]] = (size["width"], size["height"], False)
+        written = written_sizes(project, game.id)
         for component in looked(game):
             width, height, circle = written[component.id]
             blanks = page.blanks.get((game.id, component.id), [])
@@ -148,7 +154,8 @@ def test_sizes_in_mm_are_the_trim_sizes_in_the_data(pages: tuple, project: Proje
                     with Image.open(io.BytesIO(data)) as image:
                         assert image.size == (px(width, LOOK_DPI), px(height, LOOK_DPI))
                         assert round(image.info["dpi"][0]) == LOOK_DPI
-    assert "width: 196.0mm; height: 196.0mm" in look  # the sea board, at full size
+    board = written_sizes(project, "pirates-under-fire")["sea-board"]
+    assert f"width: {board[0]:.1f}mm; height: {board[1]:.1f}mm" in look  # the sea board, at full size
     assert "This bar is 100 mm long at print size." in look and 'style="width: 100mm"' in look
 
 
