@@ -14,9 +14,9 @@ from tests.documents.helpers import form_placements, reader, words
 
 
 @pytest.mark.slow
-def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(project, games):
+def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(games, books):
     game = games["all-hands-on-deck"]
-    said = words(rulebook_pdf(game, project, "a4"))
+    said = words(books[(game.id, "a4")])
     back = game.rule("stock_cards", int) + game.rule("extra_stock_cards", int) - game.rule("keep_per_round", int)
     assert f"put {number_word(back)} back" in said
     assert "A third penalty brings a second curse card" in said
@@ -25,10 +25,10 @@ def test_rulebook_answers_extra_stock_third_penalty_and_pile_order(project, game
 
 
 @pytest.mark.slow
-def test_final_scoring_example_is_what_the_engine_scores(project, games):
+def test_final_scoring_example_is_what_the_engine_scores(games, books):
     """The crew pile drawn in the final example, laid out by the engine, scores what the text says."""
     game = games["all-hands-on-deck"]
-    book = rulebook_pdf(game, project, "a4")
+    book = books[(game.id, "a4")]
     rules = AllHandsRules(game)
     kinds = rules.config.kinds
     pirate = game.component("pirate")
@@ -67,11 +67,11 @@ def _score_sheet_words(game, project) -> str:
 
 
 @pytest.mark.slow
-def test_every_pair_action_in_play_is_on_the_score_sheet_and_in_the_rulebook(project, games):
+def test_every_pair_action_in_play_is_on_the_score_sheet_and_in_the_rulebook(project, games, books):
     game = games["all-hands-on-deck"]
     pairs = [c for c in AllHandsRules(game).config.combinations if c.action]
     assert len(pairs) == 5 and sum(c.action == "curse" for c in pairs) == 1  # five actions, one hands out a curse
-    sheet, book = _score_sheet_words(game, project), words(rulebook_pdf(game, project, "a4"))
+    sheet, book = _score_sheet_words(game, project), words(books[(game.id, "a4")])
     for combo in game.rule("combinations.table", tuple):
         if "action" in combo:
             for said in (sheet, book):

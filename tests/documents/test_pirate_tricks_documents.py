@@ -19,8 +19,8 @@ def game(games):
 
 
 @pytest.fixture(scope="module")
-def book(project, game) -> bytes:
-    return rulebook_pdf(game, project, "a4")
+def book(books) -> bytes:
+    return books[("pirate-tricks", "a4")]  # the session's rulebook (tests/documents/conftest.py), built once
 
 
 def _sheet(project, game, name: str, fillable: bool = False) -> bytes:

@@ -9,7 +9,6 @@ import pytest
 from reportlab.lib.units import mm
 
 from generator.engine.games.under_fire.rules import UnderFireRules
-from generator.render.documents.rulebook import rulebook_pdf
 from generator.render.documents.sheets import sheet_name, sheet_pdf, sheet_templates
 from tests.documents.helpers import form_placements, logical_pages, reader, words
 
@@ -20,8 +19,8 @@ def game(games):
 
 
 @pytest.fixture(scope="module")
-def book(project, game) -> bytes:
-    return rulebook_pdf(game, project, "a4")
+def book(books) -> bytes:
+    return books[("pirates-under-fire", "a4")]  # the session's rulebook (tests/documents/conftest.py), built once
 
 
 def _page_with(data: bytes, footer: str, heading: str) -> int:
