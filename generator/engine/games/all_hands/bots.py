@@ -47,9 +47,13 @@ class HeuristicBot(Bot):
         super().__init__(rules, seat, rng)
         self.ahod: AllHandsRules = rules
         self.kind_index = {k: i for i, k in enumerate(rules.config.kinds)}
+        self.worth: dict[tuple[int, ...], float] = {}  # potential by crew counts, for this bot's game
 
     def potential(self, counts: tuple[int, ...]) -> float:
-        return potential(self.ahod, counts)
+        value = self.worth.get(counts)
+        if value is None:
+            value = self.worth[counts] = potential(self.ahod, counts)
+        return value
 
     def _counts(self, observation: Mapping[str, Any]) -> list[int]:
         counts = [0] * len(self.ahod.config.kinds)
