@@ -109,20 +109,28 @@ class SearchBot(Bot):
     figures: dict[int, tuple[int, float]]  # after `choose`: per action weighed, (play-outs, mean payoff): a hint's why
     horizon: ClassVar[int] = 0  # > 0: halving play-outs stop after this many moves and `evaluate` the position
     scorer: ClassVar[tuple[Callable[[State], Sequence[float]], ...]] = ()  # (each seat's score so far,) or ()
+    widening: ClassVar[float] = 0.0  # > 0: IS-MCTS with progressive widening (see `Widening`), this many children at first
+    widening_power: ClassVar[float] = 0.5  # a node visited n times offers widening * n ** widening_power children
 
     @classmethod
     def guided(cls, prior: type[Bot] | None = None, playout: type[Bot] | None = None,
                iterations: int | None = None, candidates: int = 0, horizon: int = 0,
-               evaluate: Callable[[State], Sequence[float]] | None = None) -> type[SearchBot]:
+               evaluate: Callable[[State], Sequence[float]] | None = None, widening: float = 0.0,
+               widening_power: float = 0.5, exploration: float | None = None) -> type[SearchBot]:
         """A search bot with a prior bot, play-out bot and budget of its own; `candidates` > 0 (with a
         prior) weighs only that many of the prior's best moves, by sequential halving; `horizon` > 0
-        (with `evaluate`) cuts each play-out after that many moves and scores the position there."""
+        (with `evaluate`) cuts each play-out after that many moves and scores the position there;
+        `widening` > 0 (with a prior) searches a tree by IS-MCTS with progressive widening instead."""
         budget = cls.iterations if iterations is None else iterations
         if horizon and evaluate is None:
             raise ValueError("a play-out horizon needs an evaluation of the positions it stops at")
+        if widening and prior is None:
+            raise ValueError("progressive widening needs a prior bot to order the children by")
         return type("GuidedSearchBot", (cls,), {"prior": prior, "playout": playout, "iterations": budget,
                                                 "candidates": candidates, "horizon": horizon,
                                                 "scorer": (evaluate,) if evaluate else (),
+                                                "widening": widening, "widening_power": widening_power,
+                                                "exploration": cls.exploration if exploration is None else exploration,
                                                 "__doc__": cls.__doc__})
 
     def choose(self, observation: Mapping[str, Any], legal: list[int]) -> int:
@@ -134,6 +142,8 @@ class SearchBot(Bot):
                              "(State.information_set): this game's observation() does not attach one")
         rng = self.rng
         playout_bots: dict[int, Bot] = {}  # made on first need, kept for this decision
+        if self.prior is not None and self.widening > 0:
+            return self._widening(observation, legal, info, rng)
         if self.prior is not None and self.candidates > 0:
             order = ranking(self.prior(self.rules, self.seat, rng), observation, legal, rng)
             return self._halving(order[:self.candidates], info, rng, playout_bots)
@@ -146,6 +156,29 @@ class SearchBot(Bot):
         head_start = self.prior_visits
         return self.pick_best([a for a in legal if a in children] or legal,
                               lambda a: (children[a].visits if a in children else 0) + (head_start if a == hint else 0))
+
+    def _widening(self, observation: Mapping[str, Any], legal: list[int], info: InformationSet,
+                  rng: random.Random) -> int:
+        """IS-MCTS with progressive widening over the prior's order (`widening_tree`): the most visited
+        root move, equal counts going to the prior's order."""
+        prior = self.prior
+        assert prior is not None
+        order = ranking(prior(self.rules, self.seat, rng), observation, legal, rng)
+        if len(order) == 1:
+            return order[0]
+        root = widening_tree(self, order, info, rng)
+        children = root.children
+        self.figures = {a: (n.visits, n.reward / n.visits) for a, n in children.items() if n.visits}
+        return max(order, key=lambda a: (children[a].visits if a in children else 0, -order.index(a)))
+
+    def helpers(self, role: str) -> dict[int, Bot]:
+        """The bots this search bot plays other seats with (`role`: play-outs, rankings), by seat, kept
+        for its whole game so their memos of what positions are worth carry from one decision to the next."""
+        kept: dict[str, dict[int, Bot]] | None = getattr(self, "_helpers", None)
+        if kept is None:
+            kept = {}
+            self._helpers = kept
+        return kept.setdefault(role, {})
 
     def _halving(self, pool: list[int], info: InformationSet, rng: random.Random,
                  playout_bots: dict[int, Bot]) -> int:
@@ -247,6 +280,85 @@ class SearchBot(Bot):
             elif value == top:
                 best.append(a)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def widening_tree(bot: SearchBot, order: list[int], info: InformationSet, rng: random.Random) -> Node:
+    """Single-observer IS-MCTS (Cowling, Powley & Whitehouse 2012) with progressive widening
+    (Coulom 2007; Chaslot et al. 2008), `bot.iterations` iterations: the searched tree's root.
+
+    Each iteration draws one world from the seat's information set, so every hidden card is one the
+    seat has not seen. It walks the one shared tree (nodes are the moves played, whoever plays them)
+    by UCB over the children legal in that world, counting per child how often it was available.
+    A node visited n times offers only the first `widening * n ** widening_power` moves in its
+    mover's heuristic order (the prior's `ranked`, from that mover's observation in this world;
+    `order` at the root): the heuristic's favourite is searched first and alternatives enter as the
+    visits grow. The first unvisited move offered is added, the heuristic plays on from there until
+    `horizon` moves from the decision (tree and play-out together, so an iteration costs the same at
+    any depth; or to the end without one), the game's `evaluate` judges a cut play-out, and every
+    node on the path is credited with the payoff of the seat that moved into it. Forced moves are
+    played without a node. Budgets are iterations, so a seed gives the same tree on any machine.
+    """
+    prior = bot.prior
+    assert prior is not None
+    root = Node(-1)
+    playout_bots, rankers = bot.helpers("playout"), bot.helpers("ranker")
+    c = bot.exploration
+    width, power = bot.widening, bot.widening_power
+    horizon, scorer = bot.horizon, bot.scorer
+    for _ in range(bot.iterations):
+        world = info.sample(rng)
+        node, path = root, []
+        expanded = False
+        depth = 0  # moves played from the decision: the tree and the play-out together stop at `horizon`
+        while not expanded and not world.is_terminal() and not (horizon and depth >= horizon):
+            depth += 1
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                world.apply_action(legal[0])
+                continue
+            mover = world.current_player()
+            if node is root:
+                ranked = [a for a in order if a in legal]
+            else:
+                ranker = rankers.get(mover)
+                if ranker is None:
+                    ranker = rankers[mover] = prior(bot.rules, mover, rng)
+                ranker.rng = rng
+                ranked = ranking(ranker, world.observation(mover), legal, rng)
+            offered = ranked[:max(1, int(width * (node.visits + 1) ** power))]
+            children = node.children
+            action = -1
+            for a in offered:
+                child = children.get(a)
+                if child is None:
+                    if action < 0:  # the first move offered and not yet tried: the new node
+                        children[a] = Node(mover)
+                        children[a].available = 1
+                        action = a
+                else:
+                    child.available += 1
+            if action < 0:
+                action = SearchBot._select(children, offered, c, rng)
+            else:
+                expanded = True
+            world.apply_action(action)
+            node = children[action]
+            path.append(node)
+        for playout_bot in playout_bots.values():
+            playout_bot.rng = rng
+        if not horizon or depth < horizon:
+            bot._play_out(world, rng, playout_bots, horizon - depth if horizon else 0)
+        if world.is_terminal():
+            values = payoffs(world.result(), world.players)
+        elif scorer:
+            values = margins(scorer[0](world))
+        else:
+            values = [0.5] * world.players
+        root.visits += 1
+        for visited in path:
+            visited.visits += 1
+            visited.reward += values[visited.mover]
+    return root
 
 
 def ranking(bot: Bot, observation: Mapping[str, Any], legal: list[int], rng: random.Random) -> list[int]:

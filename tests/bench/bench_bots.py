@@ -1,6 +1,7 @@
 """The search bot against the heuristic, per game, in one run: win rate with its 95% interval and CPU a game.
 
-    .venv/bin/python tests/bench/bench_bots.py [--games N] [--slow-games M] [--today K] [--jobs J] [--only GAME ...]
+    .venv/bin/python tests/bench/bench_bots.py [--games N] [--slow-games M] [--today K] [--widening K] [--jobs J]
+        [--only GAME ...]
 
 Each row plays seat-swapped matches: game i seats the bot under test in seat i mod players and
 the heuristic everywhere else, from the seeded deal of game i (the same deals for every bot of a
@@ -10,7 +11,9 @@ then the lean rollout floor (tests/bench/lean_*.py: random moves with only what 
 the cheapest any game can be played. CPU a game is the whole game's (every seat), in the worker
 that played it (process time, so other load on the machine does not count). `--slow-games`
 bounds the rows whose bots cost a second or more a game (All Hands' search, the planner);
-`--today K` adds K games of the search bot as it was before issue 33 (several seconds a game).
+`--today K` adds K games of the search bot as it was before issue 33 (several seconds a game);
+`--widening K` adds K games of IS-MCTS with progressive widening where the search bot judges cut
+play-outs (Under Fire, All Hands: the framework's other search, not the one they ship).
 Prints figures, asserts nothing (run by hand, `nice -n 10` on a shared machine).
 """
 
@@ -65,10 +68,19 @@ TODAY: dict[str, dict[str, int]] = {
 }
 
 
+# IS-MCTS with progressive widening (search.widening_tree), for `--widening`: the games whose search bot
+# judges cut play-outs with an `evaluate` (Under Fire, All Hands); it is not what they ship (docs/bots.md)
+
+
 def bot_class(bots: dict[str, type[Bot]], game_id: str, bot: str) -> type[Bot]:
+    heuristic = bots["heuristic"]
+    if bot == "widening":
+        scorer: tuple[Any, ...] = getattr(bots["search"], "scorer", ())
+        evaluate = scorer[0]
+        return SearchBot.guided(prior=heuristic, playout=heuristic, evaluate=evaluate, iterations=64, horizon=12,
+                                widening=1.0, exploration=1.0)
     if bot != "today":
         return bots[bot]
-    heuristic = bots["heuristic"]
     return SearchBot.guided(prior=heuristic, playout=heuristic, **TODAY[game_id])
 
 
@@ -115,6 +127,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--today", type=int, default=0,
                         help="also play this many games with the search bot as it was before (slow: seconds a game)")
+    parser.add_argument("--widening", type=int, default=0,
+                        help="also play this many games with IS-MCTS and progressive widening (Under Fire, All Hands)")
     parser.add_argument("--only", nargs="*", default=[], help="game ids to run (default: all)")
     args = parser.parse_args()
     print(f"{'game':<19} {'p':>1} {'bot':<10} {'games':>5} {'wins':>6} {'rate':>6} {'95% interval':>14} "
@@ -124,8 +138,10 @@ def main() -> None:
             continue
         engine_for(source(game_id))  # build once here; forked workers inherit it
         fair = 1.0 / players
-        for bot in (*kinds, *(("today",) if args.today else ())):
-            games = args.today if bot == "today" else args.slow_games if (game_id, bot) in SLOW else args.games
+        widening = args.widening and getattr(REGISTRY.engine(game_id).bots["search"], "scorer", ())
+        for bot in (*kinds, *(("today",) if args.today else ()), *(("widening",) if widening else ())):
+            games = {"today": args.today, "widening": args.widening}.get(
+                bot, args.slow_games if (game_id, bot) in SLOW else args.games)
             wins, cpu = measure(game_id, players, bot, games, args.jobs)
             low, high = wilson(round(wins), games)
             print(f"{game_id:<19} {players:>1} {bot:<10} {games:>5} {wins:>6.1f} {wins / games:>6.1%} "

@@ -34,10 +34,11 @@ the pair is laid out; the ones that choose a rival or a pile get a phase.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from generator.engine.base import IllegalAction, InvariantBroken, Observation, Result, State, shuffled
+from generator.engine.base import IllegalAction, InvariantBroken, KeyedObservation, Result, State, shuffled
 
 if TYPE_CHECKING:
     from generator.engine.games.all_hands.rules import AllHandsRules
@@ -62,20 +63,20 @@ class AllHandsState(State):
         self.counts: list[list[int]] = [[0] * len(rules.config.kinds) for _ in range(players)]
         self.laid: list[list[int]] = [[] for _ in range(players)]  # option indices laid out in play
         self.laid_cards: list[list[int]] = [[] for _ in range(players)]
-        self.points = [0] * players  # from combinations laid out during play
-        self.curses = [0] * players
-        self.extra_next = [0] * players  # Crow's Nests laid out this round: extra stock draws next round
-        self.extra_now = [0] * players  # extra stock draws left this round
+        self.points: list[int] = [0] * players  # from combinations laid out during play
+        self.curses: list[int] = [0] * players
+        self.extra_next: list[int] = [0] * players  # Crow's Nests laid out this round: extra stock draws next round
+        self.extra_now: list[int] = [0] * players  # extra stock draws left this round
         self.open_next: int | None = None  # Set the Course: this seat opens the next round
         self.final: list[tuple[int, tuple[int, ...]]] = []  # per seat: (points, option indices)
         self.box: list[int] = []  # cards not dealt this game
         # per card: bitmask of the seat that put it back on its own drawing pile (read only while it lies there)
         self.marked: list[int] = [0] * len(rules.config.card_kind)
         self.starts: list[int] = [0]  # who opens each round: the deal's start player races
-        self.start = 0
-        self.round = 0
-        self.phase = STOCK
-        self.turn = 0
+        self.start: int = 0
+        self.round: int = 0
+        self.phase: int = STOCK
+        self.turn: int = 0
         self.step = 0  # position in the current clockwise order (hire, go out, extra)
         self.used = dict.fromkeys(rules.config.actions, 0)  # in-game actions performed, by action key
 
@@ -224,6 +225,7 @@ class AllHandsState(State):
         else:
             raise IllegalAction(f"no {self.rules.config.kinds[kind]} among your stock cards: keep one you drew")
         stock.remove(c)
+        self.marked[c] = 0  # kept unseen: whoever saw it drawn knows only that it was kept or put back
         self.crew[seat].append(c)
         self.counts[seat][kind] += 1
         bit = 1 << seat
@@ -304,6 +306,7 @@ class AllHandsState(State):
             if victim == self.turn or victim >= self.players or not self.crew[victim]:
                 raise IllegalAction(f"cannot snatch from seat {victim}: choose a rival whose crew pile has cards")
             card = self.crew[victim].pop()
+            self.marked[card] = 1 << victim | 1 << self.turn  # the two of them know where it went
             kind = self.rules.config.card_kind[card]
             self.counts[victim][kind] -= 1
             self.crew[self.turn].append(card)
@@ -376,31 +379,23 @@ class AllHandsState(State):
     # --- what a seat sees --------------------------------------------------------------------
 
     def observation(self, player: int) -> Mapping[str, Any]:
-        config = self.rules.config
-        kinds = config.kinds
+        """Each entry is worked out when first read (`OBSERVED`): a bot's play-out move reads a handful."""
+        return KeyedObservation(OBSERVED, self, player, self.information_set(player))
+
+    def _piles_seen(self, player: int) -> list[list[str | None]]:
+        """Drawing piles are face down; a seat knows only the cards it put back on its own pile itself."""
         bit = 1 << player
         marked = self.marked
-        return Observation({
-            "seat": player,
-            "players": self.players,
-            "phase": PHASE_NAMES[self.phase],
-            "turn": self.turn,
-            "round": self.round,
-            "start": self.start,
-            # drawing piles are face down; a seat knows only the cards it put back on its own pile itself
-            "piles": [[kinds[config.card_kind[c]] if marked[c] & bit else None for c in pile] for pile in self.piles],
-            # stock cards are looked at only once hiring begins
-            "stock": [kinds[config.card_kind[c]] for c in self.stock[player]] if self.phase == HIRE else [],
-            "stock_sizes": [len(s) for s in self.stock],
-            "crew": [kinds[config.card_kind[c]] for c in self.crew[player]],
-            "crew_sizes": [len(c) for c in self.crew],
-            "laid": [[self.rules.options[i].text for i in laid] for laid in self.laid],
-            "points": list(self.points),
-            "curses": list(self.curses),
-            "extra_next": list(self.extra_next),
-            "extra_now": list(self.extra_now),
-            "opens_next": self.open_next,
-        }, self.information_set(player))
+        kinds, kind = self.rules.config.kinds, self.rules.config.card_kind
+        return [[kinds[kind[c]] if marked[c] & bit else None for c in pile] for pile in self.piles]
+
+    def _laid_seen(self) -> list[list[str]]:
+        options = self.rules.options
+        return [[options[i].text for i in laid] for laid in self.laid]
+
+    def _named(self, cards: list[int]) -> list[str]:
+        kinds, kind = self.rules.config.kinds, self.rules.config.card_kind
+        return [kinds[kind[c]] for c in cards]
 
     def action_to_string(self, action: int) -> str:
         return self.rules.space.to_string(action)
@@ -443,11 +438,14 @@ class AllHandsState(State):
 
     def determinize(self, seat: int, rng: random.Random) -> AllHandsState:
         """Redraw what `seat` cannot see: the drawing piles (but the cards it put back itself), the
-        others' stock and crews, the cards left in the box, and who wins the later start-card races.
+        others' stock and crews (but the cards it saw go there), the cards left in the box, and who
+        wins the later start-card races.
 
         Unseen cards are gathered in card order, shuffled, and handed out to the unseen places in a
         fixed order (piles bottom to top, then stocks, crews, box), so the sample depends only on what
-        the seat sees.
+        the seat sees. Off the piles a card's mark says who saw it go where it is: a card this seat put
+        back and a rival drew this round (hiring clears the mark of the card kept, and a card put back
+        takes its new owner's mark), or a card snatched from or by this seat.
         """
         new = self.copy()
         if self.phase == OVER:
@@ -457,7 +455,7 @@ class AllHandsState(State):
         others = [s for s in self._seats if s != seat]
         pool = [c for pile in self.piles for c in pile if not marked[c] & bit]
         for s in others:
-            pool += self.stock[s] + self.crew[s]
+            pool += [c for c in self.stock[s] + self.crew[s] if not marked[c] & bit]
         pool += self.box
         pool.sort()
         fresh = iter([pool[i] for i in shuffled(len(pool), rng)])
@@ -468,14 +466,20 @@ class AllHandsState(State):
                     new.piles[p][i] = drawn
                     new.marked[drawn] = marked[c]
         kind = self.rules.config.card_kind
+        unmark = new.marked  # a redrawn card lands off the piles now: no stale mark may make it look seen
         for s in others:
-            new.stock[s] = [next(fresh) for _ in self.stock[s]]
-            new.crew[s] = [next(fresh) for _ in self.crew[s]]
+            new.stock[s] = [c if marked[c] & bit else next(fresh) for c in self.stock[s]]
+            new.crew[s] = [c if marked[c] & bit else next(fresh) for c in self.crew[s]]
             counts = [0] * len(self.counts[s])
             for c in new.crew[s]:
                 counts[kind[c]] += 1
             new.counts[s] = counts
+            for c, was in zip(new.stock[s] + new.crew[s], self.stock[s] + self.crew[s], strict=True):
+                if not marked[was] & bit:
+                    unmark[c] = 0
         new.box = [next(fresh) for _ in self.box]
+        for c in new.box:
+            unmark[c] = 0
         players = self.players
         new.starts = self.starts[:self.round] + [rng.randrange(players) for _ in self.starts[self.round:]]
         return new
@@ -517,3 +521,26 @@ class AllHandsState(State):
             raise InvariantBroken(f"seat {self.open_next} still set to open after the round began")
         if self.phase in (GO_OUT, SNATCH, CURSE, OVER) and any(self.stock):
             raise InvariantBroken("stock cards left over after hiring")
+
+
+# What a seat sees, entry by entry: (state, seat) -> value.
+OBSERVED: Mapping[str, Callable[[AllHandsState, int], Any]] = MappingProxyType({
+    "seat": lambda st, p: p,
+    "players": lambda st, p: st.players,
+    "phase": lambda st, p: PHASE_NAMES[st.phase],
+    "turn": lambda st, p: st.turn,
+    "round": lambda st, p: st.round,
+    "start": lambda st, p: st.start,
+    "piles": AllHandsState._piles_seen,
+    # stock cards are looked at only once hiring begins
+    "stock": lambda st, p: st._named(st.stock[p]) if st.phase == HIRE else [],
+    "stock_sizes": lambda st, p: [len(s) for s in st.stock],
+    "crew": lambda st, p: st._named(st.crew[p]),
+    "crew_sizes": lambda st, p: [len(c) for c in st.crew],
+    "laid": lambda st, p: st._laid_seen(),
+    "points": lambda st, p: list(st.points),
+    "curses": lambda st, p: list(st.curses),
+    "extra_next": lambda st, p: list(st.extra_next),
+    "extra_now": lambda st, p: list(st.extra_now),
+    "opens_next": lambda st, p: st.open_next,
+})
