@@ -173,3 +173,18 @@ def test_editing_an_icon_rebuilds_what_shows_it_and_equals_a_clean_build(tmp_pat
         shutil.copytree(project.root / folder, clean.root / folder)
     build(clean, ["counterattack"], options)
     assert _outputs(clean) == after  # incremental equals clean, byte for byte
+
+
+def test_under_fire_draws_gold_as_its_own_coin_not_a_star(project: Project) -> None:
+    """Review finding: Under Fire's text said gold with the shared coin, whose star read as a victory point.
+    The game's own coin (a rimmed coin with the board's diamond) wins by name, and the gold tokens carry
+    the same diamond; neither draws the star that means victory points."""
+    game = load_game(project, "pirates-under-fire")
+    icons = icon_set(project, game.id)
+    gold = icons.icon(game.theme["board"]["icons"]["gold"], None)
+    assert gold.source == "templates/layouts/pirates-under-fire/icons/coin.svg"
+    vp = icons.icon(game.theme["board"]["icons"]["vp"], None)
+    assert gold.sha256 not in (vp.sha256, icon_set(project, "counterattack").icon("coin", None).sha256)
+    marks = {e.get("icon").name for side in printable_sides(game, project) if side.component.id == "gold"
+             for _, face in side.faces for e in face.elements if e.type == "icon"}
+    assert marks == {"diamond"}
