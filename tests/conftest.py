@@ -11,6 +11,32 @@ import pytest
 from generator.project import Project
 from tests.helpers import REPO, copy_sources
 
+BYTECODE = pytest.StashKey[str]()  # the run's bytecode folder, where the environment forbids __pycache__
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where the environment forbids bytecode files (PYTHONDONTWRITEBYTECODE, common in containers), every
+    `pnp` process a test starts, and every xdist worker, would compile the package from source again: the
+    run's processes share one bytecode folder of its own instead (PYTHONPYCACHEPREFIX), so the checkout
+    stays free of __pycache__ as the environment asked. Set before xdist starts its workers."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTEST_XDIST_WORKER" not in os.environ:
+        import tempfile
+
+        folder = tempfile.mkdtemp(prefix="pirate-press-pyc-")
+        config.stash[BYTECODE] = folder
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(BYTECODE, None)
+    if folder is not None:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+        del os.environ["PYTHONPYCACHEPREFIX"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def template_code_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
