@@ -174,12 +174,12 @@ def test_a_bad_sheet_value_is_one_clear_line_with_file_and_line(project_copy, ca
     from tests.helpers import edit, run_pnp
 
     pieces = project_copy.data_dir / "pirate-tricks" / "pieces.yaml"
-    edit(pieces, "    size: circle-30\n    sheet: mixed", "    size: circle-30\n    sheet: shared")
+    edit(pieces, "    size: circle-30\n    sheet: mixed", "    size: circle-30\n    sheet: Mixed sheet")
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "pirate-tricks")
     assert code != 0 and "Traceback" not in err
     line = err.strip().splitlines()[-1]
-    assert "data/pirate-tricks/pieces.yaml:" in line and "'sheet' must be one of own, mixed, got 'shared'" in line
-    edit(pieces, "    sheet: shared", "    sheet: mixed")
+    assert "data/pirate-tricks/pieces.yaml:" in line and "sheet 'Mixed sheet' must be one of own, mixed or the name of a sheet" in line
+    edit(pieces, "    sheet: Mixed sheet", "    sheet: mixed")
     edit(pieces, "    size: {width: 210, height: 148}\n", "    size: {width: 210, height: 148}\n    sheet: mixed\n")
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "pirate-tricks")
     assert code != 0

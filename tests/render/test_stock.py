@@ -11,21 +11,23 @@ import pytest
 from pypdf import PdfReader
 from render_pdf import placements
 
+from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
 from generator.render.base.units import PAPERS
 from generator.render.faces.renderer import renderer
 from generator.render.sheets.grid import make_grid
-from generator.render.sheets.imposition import impose, impose_mixed, mixed_components
+from generator.render.sheets.imposition import impose_mixed, impose_shared, mixed_components, shared_sheets
 from generator.render.sheets.options import SheetOptions
 
 
-def _sheet_pdfs(project: Project, game_id: str, paper: str) -> dict[str, tuple[bytes, str]]:
-    """Every card-stock PDF of the game on `paper` as the build draws it: (bytes, mode) by component or 'tokens'."""
+def _sheet_pdfs(project: Project, game_id: str, paper: str, duplex: str = "long") -> dict[str, tuple[bytes, str]]:
+    """Every card-stock PDF of the game on `paper` as the build draws it: (bytes, mode) by component, shared
+    sheet or 'tokens'."""
     game = load_game(project, game_id)
-    options = SheetOptions(PAPERS[paper])
+    options = SheetOptions(PAPERS[paper], duplex=duplex)
     faces = renderer(project)
-    made = {c.id: impose(faces, game, c, options) for c in game.components if c.printable and c.sheet != "mixed"}
+    made = {name: impose_shared(faces, game, members, options) for name, members in shared_sheets(game).items()}
     mixed = mixed_components(game)
     if mixed:
         made["tokens"] = impose_mixed(faces, game, mixed, options)
@@ -64,3 +66,40 @@ def test_the_36th_tile_shares_its_page(project, paper) -> None:
             fronts = fronts[::2] if mode.startswith("duplex") else fronts
             for index, page in enumerate(fronts):
                 assert len(placements(page)) > 1, (game_id, name, paper, index)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("duplex", ["long", "short", "none"])
+def test_pirate_tricks_score_cards_share_a_sheet(project, paper, duplex) -> None:
+    """The 10 recruitment, 9 capture and 7 treasure cards (`sheet: score-cards`) take 3 sheets, not 2 + 1 + 1:
+    the 10th recruitment card no longer has a page to itself. Counted from the built PDFs in every duplex mode."""
+    pdfs = _sheet_pdfs(project, "pirate-tricks", paper, duplex)
+    assert not {"recruitment", "capture", "treasure"} & set(pdfs)
+    sheets = {name: _sheets(pdf, mode) for name, (pdf, mode) in pdfs.items()}
+    assert sheets["score-cards"] == 3
+    crew_bid_tokens = {"long": 7 + 2 + 2, "short": 7 + 2 + 2, "none": 7 + 2 + 3}[duplex]
+    assert sum(sheets.values()) == crew_bid_tokens + 3, sheets  # was + 4
+    mode = pdfs["score-cards"][1]
+    assert mode == ("fronts-only" if duplex == "none" else f"duplex-{duplex}")  # each pile's one back left off
+    if mode.startswith("duplex"):  # every card's back behind it: 26 fronts, 26 backs
+        pages = PdfReader(io.BytesIO(pdfs["score-cards"][0])).pages
+        assert sum(len(placements(page)) for page in pages[::2]) == 26
+        assert sum(len(placements(page)) for page in pages[1::2]) == 26
+
+
+def test_only_one_size_shares_a_sheet(project_copy) -> None:
+    """A shared sheet is one grid: a component of another size naming it is a one-line data error."""
+    path = project_copy.data_dir / "pirate-tricks" / "pieces.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    front: pirate-tricks/bid\n", "    front: pirate-tricks/bid\n    sheet: score-cards\n", 1),
+                    encoding="utf-8")
+    with pytest.raises(DataError, match=r"shares sheet 'score-cards'.*only faces of one size"):
+        load_game(project_copy, "pirate-tricks")
+
+
+def test_a_shared_sheet_is_not_named_after_a_component(project_copy) -> None:
+    path = project_copy.data_dir / "pirate-tricks" / "score.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("sheet: score-cards", "sheet: crew"), encoding="utf-8")
+    with pytest.raises(DataError, match="sheet 'crew' is a component's id"):
+        load_game(project_copy, "pirate-tricks")

@@ -76,7 +76,7 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
     from generator.render.documents.two_up import fits_two_up
     from generator.render.faces.renderer import renderer
     from generator.render.faces.style import variant_name
-    from generator.render.sheets.imposition import MIXED, mixed_components, sheet_mode, sheets_for
+    from generator.render.sheets.imposition import MIXED, mixed_components, shared_sheets, sheet_mode, sheets_for
     from generator.render.sheets.options import MODE_NAMES, SheetOptions, sheet_file_name
 
     sheet = registered_paper(paper)
@@ -90,14 +90,12 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
     files.append(PrintFile(f"{game.id}-rules-{paper}.pdf", "the rules", None, "plain paper",
                            "one side, or both sides flipped on the long edge", "one"))
     modes = []
-    for component in game.components:
-        if not component.printable or component.sheet == "mixed":
-            continue
-        mode = sheet_mode(faces, game, [component], options.duplex)
+    for subject, members in shared_sheets(game).items():  # a component's own sheet, or one shared by one size
+        mode = sheet_mode(faces, game, members, options.duplex)
         modes.append(mode)
-        name = variant_name(sheet_file_name(game.id, component.id, paper, mode), options)  # as the build names it
-        files.append(PrintFile(name, _holds([component]),
-                               sheets_for([component], settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
+        name = variant_name(sheet_file_name(game.id, subject, paper, mode), options)  # as the build names it
+        files.append(PrintFile(name, _holds(members),
+                               sheets_for(members, settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
     mixed = mixed_components(game)
     if mixed:
         mode = sheet_mode(faces, game, mixed, options.duplex)

@@ -183,6 +183,21 @@ def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
     return [OutputFile(name, FileKind.SHEET, pdf, MIXED, paper=paper, sheets=result.sheets)]
 
 
+def shared_sheet(faces: FaceRenderer, game: Game, name: str, components: list[Component],
+                 settings: PrintSheetOptions) -> list[OutputFile]:
+    """A sheet shared by components of one size (`sheet: <name>`), one pile after the other in one grid, on one
+    paper: styled, coloured and named like a component's own sheet, after the sheet's name."""
+    from generator.render.faces.style import styled, variant_name
+    from generator.render.sheets.imposition import impose_shared
+
+    result = impose_shared(styled(faces, settings), game, components, settings)
+    paper = settings.paper.name
+    file = variant_name(sheet_file_name(game.id, name, paper, result.mode), settings)
+    title = f"{game.title}: {', '.join(c.plural for c in components)}"
+    pdf = _in_colour(result.pdf, settings.colour, title, faces, game, components)
+    return [OutputFile(file, FileKind.SHEET, pdf, name, paper=paper, sheets=result.sheets)]
+
+
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:
     from generator.render.exports.raster import export_pngs
     from generator.render.faces.style import styled, variant_name

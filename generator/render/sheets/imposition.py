@@ -112,22 +112,35 @@ def component_faces(renderer: FaceRenderer, game: Game, component: Component) ->
 
 def impose(renderer: FaceRenderer, game: Game, component: Component, options: SheetOptions) -> SheetResult:
     """Lay out every copy of `component` on sheets of `options.paper`; returns the PDF bytes."""
+    return impose_shared(renderer, game, [component], options)
 
-    faces = component_faces(renderer, game, component)
-    backs = [b for _, b in faces if b is not None]
-    mode = _mode(options.duplex, backs, component.double_sided)
+
+def impose_shared(renderer: FaceRenderer, game: Game, components: list[Component],
+                  options: SheetOptions) -> SheetResult:
+    """Every copy of one or more components of one size in one grid, one after the other (a shared sheet,
+    `sheet: <name>`): the last page of one pile is filled with the next, so no pile leaves a page near empty.
+
+    Without duplex a back shared by a whole pile is left off, as on a pile's own sheet; backs that differ
+    within a pile make the whole sheet gutter-fold."""
+
+    per_pile = [component_faces(renderer, game, component) for component in components]
+    faces = [pair for pairs in per_pile for pair in pairs]
+    mode = _piles_mode(options.duplex, [([b for _, b in pairs if b is not None], component.double_sided)
+                                        for component, pairs in zip(components, per_pile)])
     paper = options.paper
-    size = component.size
+    size = components[0].size
     if mode == "gutter-fold":
         paper, grid = _fold_grid(paper, size.width, size.height, options.bleed)
     else:
         grid = make_grid(paper, size.width, size.height, options.bleed)
     if grid is None:
-        raise DataError(f"component '{component.id}' ({size.label()}) does not fit on {paper.name} paper "
-                        f"with {options.bleed:g} mm bleed", component.location)
+        raise DataError(f"component '{components[0].id}' ({size.label()}) does not fit on {paper.name} paper "
+                        f"with {options.bleed:g} mm bleed", components[0].location)
+    plural = ", ".join(component.plural for component in components)
+    count = sum(component.count for component in components)
     buffer = io.BytesIO()
-    c = _sheet_canvas(buffer, paper, f"{game.title}: {component.plural} ({paper.name})",
-                      f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
+    c = _sheet_canvas(buffer, paper, f"{game.title}: {plural} ({paper.name})",
+                      f"{count} {plural}, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed, renderer.forms)
     per_page = grid.per_page
     pages = 0
@@ -150,7 +163,8 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
             forms.place(front, slot)
         if mode == "gutter-fold":
             for (_, back), slot in zip(chunk, backs_of(slots, "fold", (0.0, 0.0))):
-                forms.place(back, slot)  # type: ignore[arg-type]
+                if back is not None:  # a pile of the shared sheet that has no back
+                    forms.place(back, slot)
             _fold_line(c, paper)
         filled = len(chunk)
         if filled not in page_marks:
@@ -161,7 +175,8 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
         if mode.startswith("duplex"):
             flip = mode.split("-")[1]
             for (_, back), slot in zip(chunk, backs_of(slots, flip, options.back_offset)):
-                forms.place(back, slot)  # type: ignore[arg-type]
+                if back is not None:
+                    forms.place(back, slot)
             c.showPage()
             pages += 1
     forms.store.save(c)
@@ -188,6 +203,15 @@ def _mode(duplex: str, backs: list[Face], double_sided: bool) -> str:
         shared = not double_sided and all(b == backs[0] for b in backs)
         return "fronts-only" if shared else "gutter-fold"
     return f"duplex-{duplex}"
+
+
+def _piles_mode(duplex: str, piles: list[tuple[list[Face], bool]]) -> str:
+    """How to print piles that share one grid (each pile's backs, and whether it is double-sided): each pile as
+    `_mode` decides for it, and gutter-fold for all if one of them needs it."""
+    modes = [_mode(duplex, backs, double_sided) for backs, double_sided in piles]
+    if "gutter-fold" in modes:
+        return "gutter-fold"
+    return next((m for m in modes if m.startswith("duplex")), "fronts-only")
 
 
 def _mark_lines(grid: Grid, options: SheetOptions, mirrored: bool,
@@ -253,6 +277,17 @@ MIXED = "tokens"  # the mixed sheet's name in file names: <game>-tokens-<paper>-
 def mixed_components(game: Game) -> list[Component]:
     """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), in data order."""
     return [c for c in game.components if c.sheet == "mixed"]
+
+
+def shared_sheets(game: Game) -> dict[str, list[Component]]:
+    """The game's printed sheets of one size in one grid, by the name their files take: a component's id for
+    one on its own sheet (`sheet: own`), the sheet's name for those that share one (`sheet: <name>`), in data
+    order. The mixed sheet (`mixed_components`) is not among them."""
+    sheets: dict[str, list[Component]] = {}
+    for component in game.components:
+        if component.printable and component.sheet != "mixed":
+            sheets.setdefault(component.id if component.sheet == "own" else component.sheet, []).append(component)
+    return sheets
 
 
 def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component],
@@ -332,8 +367,10 @@ def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], 
         return "fronts-only"
     if duplex != "none":
         return f"duplex-{duplex}"  # as `_mode` decides whenever there are backs
-    backs = [b for c in components for _, b in component_faces(renderer, game, c) if b is not None]
-    return _mode(duplex, backs, any(c.double_sided for c in components))
+    piles = [[b for _, b in component_faces(renderer, game, c) if b is not None] for c in components]
+    if components[0].sheet == "mixed":
+        return _mode(duplex, [b for pile in piles for b in pile], any(c.double_sided for c in components))
+    return _piles_mode(duplex, [(pile, c.double_sided) for pile, c in zip(piles, components)])
 
 
 def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
@@ -342,13 +379,13 @@ def sheets_for(components: list[Component], options: SheetOptions, mode: str) ->
     from generator.render.sheets.mixed import pack
 
     paper = options.paper
-    if len(components) == 1 and components[0].sheet != "mixed":
+    if components[0].sheet != "mixed":  # one grid, one pile after the other (`impose_shared`)
         size = components[0].size
         if mode == "gutter-fold":
             grid = _fold_grid(paper, size.width, size.height, options.bleed)[1]
         else:
             grid = make_grid(paper, size.width, size.height, options.bleed)
-        return sheets_needed(components[0].count, grid.per_page) if grid else 0
+        return sheets_needed(sum(c.count for c in components), grid.per_page) if grid else 0
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
     pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
     return len(pages) if pages else 0
