@@ -90,10 +90,20 @@ class _Forms:
         moves = self._moves.get(slot)
         if moves is None:
             moves = self._moves[slot] = (f"n {fp_str(tuple(pt(v) for v in slot.clip))} re",
-                                         f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm")
+                                         f"{fp_str(*_placing(slot))} cm")
         clip = "W* n" if c._fillMode == FILL_EVEN_ODD else "W n"
         c._code.extend(("q", f"{moves[0]} {clip}", moves[1], f"/{c._doc.getXObjectName(name)} Do", "Q"))
         c._formsinuse.append(name)
+
+
+def _placing(slot: Slot) -> tuple[float, ...]:
+    """The matrix (a, b, c, d, e, f in points) that puts a face's form on its slot: moved to the trim corner,
+    and turned a quarter about it when the slot is turned (its trim box then still covers the slot's)."""
+    if slot.turn == 1:  # counterclockwise: the face's top runs along the slot's left edge
+        return (0, 1, -1, 0, pt(slot.x + slot.w), pt(slot.y))
+    if slot.turn == -1:  # clockwise: its top along the right edge
+        return (0, -1, 1, 0, pt(slot.x), pt(slot.y + slot.h))
+    return (1, 0, 0, 1, pt(slot.x), pt(slot.y))
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
