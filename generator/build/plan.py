@@ -68,7 +68,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
         given = ExportInput(faces, game, component, workers, cache)  # type: ignore[arg-type]
         drawn = component_digest(game, component)
         for exporter in options.exporters():
-            if exporter.name == SHEETS and component.sheet != "own":
+            if exporter.name == SHEETS and component.sheet not in ("own", "spill"):
                 continue  # printed on the game's mixed sheet or a shared one (`mixed_sheet_jobs`, `shared_sheet_jobs`)
             for paper_name in (options.papers if exporter.per_paper else ("",)):
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
@@ -166,7 +166,7 @@ def shared_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces
 
     jobs = []
     for name, members in shared_sheets(game).items():
-        if members[0].sheet == "own" or (options.only and not any(c.id in options.only for c in members)):
+        if members[0].sheet in ("own", "spill") or (options.only and not any(c.id in options.only for c in members)):
             continue
         drawn = [component_digest(game, c) for c in members]
         for paper_name in options.papers:

@@ -21,7 +21,8 @@ from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
 from generator.model import COMPONENT_KINDS, NAMED_SIZES, PRINTABLE_KINDS, Component, FieldSpec, Item, Size
 
-SHEET_CHOICES = ("own", "mixed")  # a component's own sheet PDF, or the game's shared sheet of small pieces
+SHEET_CHOICES = ("own", "mixed", "spill")  # a component's own sheet PDF, the game's sheet of small pieces, or
+# its full pages on its own and the rest on the small pieces' sheet
 # ... or any other name: a sheet shared with the game's other components of the same size that give it
 SHEET_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
@@ -362,7 +363,7 @@ def parse_component(
                         "name of a sheet shared with components of the same size (a-z, 0-9, '-')",
                         section.where("sheet"))
     if sheet != "own" and kind not in PRINTABLE_KINDS:
-        what = "the mixed sheet" if sheet == "mixed" else "a sheet"
+        what = "the mixed sheet" if sheet in ("mixed", "spill") else "a sheet"
         raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share {what} "
                         f"(remove 'sheet: {sheet}')", section.where("sheet"))
         raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share the mixed "

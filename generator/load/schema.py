@@ -134,7 +134,8 @@ COMPONENT = Block("component", "Something printed: a deck of cards, tiles, a boa
        "layout with each item's `back` fields).", "my-game/crew-back"),
     _k("double_sided", bool, "false", "Each item has its own back (`back:` fields in the item).", "true"),
     _k("per_player", bool, "false", "The counts are per player (the rulebook multiplies them).", "true"),
-    _k("sheet", str, "own", "`own`: its own sheet PDF; `mixed`: shares the game's sheet of small pieces; any other "
+    _k("sheet", str, "own", "`own`: its own sheet PDF; `mixed`: shares the game's sheet of small pieces; `spill`: the copies that "
+       "fill whole pages on its own sheet, the rest (a part-filled last page) on the small pieces' sheet; any other "
        "name: shares one sheet PDF, `<game>-<name>-...`, with the components of the same size that give that name "
        "(cards, tiles and tokens only).", "mixed"),
     _k("description", str, "''", "What it is for, for the rulebook's components list.", "Your crew."),

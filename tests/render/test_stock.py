@@ -6,6 +6,7 @@ Was: US Letter holds 35 of the 36 Under Fire ship tiles, so the 36th took a dupl
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from pypdf import PdfReader
@@ -68,32 +69,55 @@ def test_the_36th_tile_shares_its_page(project, paper) -> None:
                 assert len(placements(page)) > 1, (game_id, name, paper, index)
 
 
+# Pirate Tricks' card stock, sheets by paper and --duplex mode: crew, bid cards, score cards, tokens.
+# Was 7 + 2 + (2 + 1 + 1) + 2 = 15 with duplex, 16 without (3 gutter-fold token pages), on both papers.
+PIRATE_TRICKS_SHEETS = {
+    ("a4", "long"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 2},
+    ("a4", "short"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 2},
+    ("a4", "none"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 3},
+    ("letter", "long"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 2},
+    ("letter", "short"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 2},
+    # the two bid cards left over fit the gutter-fold half page only turned, and take a fourth token page
+    ("letter", "none"): {"crew": 7, "bid": 1, "score-cards": 3, "tokens": 4},
+}
+FACE = re.compile(rb" cm\s+/(FormXob\.face\d+) Do")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("duplex", ["long", "short", "none"])
-def test_pirate_tricks_score_cards_share_a_sheet(project, paper, duplex) -> None:
-    """The 10 recruitment, 9 capture and 7 treasure cards (`sheet: score-cards`) take 3 sheets, not 2 + 1 + 1:
-    the 10th recruitment card no longer has a page to itself. Counted from the built PDFs in every duplex mode."""
+@pytest.mark.parametrize("paper, duplex", list(PIRATE_TRICKS_SHEETS))
+def test_pirate_tricks_wastes_no_sheet_on_a_lone_card(project, paper, duplex) -> None:
+    """Counted from the built PDFs in every duplex mode: the 10 recruitment, 9 capture and 7 treasure cards
+    share one sheet (`sheet: score-cards`: 3 sheets, not 2 + 1 + 1), and the bid cards that would leave their
+    own last page part-filled go on the tokens sheet (`sheet: spill`), so neither the 10th recruitment card
+    nor the 5th bid card has a page to itself."""
     pdfs = _sheet_pdfs(project, "pirate-tricks", paper, duplex)
-    assert not {"recruitment", "capture", "treasure"} & set(pdfs)
     sheets = {name: _sheets(pdf, mode) for name, (pdf, mode) in pdfs.items()}
-    assert sheets["score-cards"] == 3
-    crew_bid_tokens = {"long": 7 + 2 + 2, "short": 7 + 2 + 2, "none": 7 + 2 + 3}[duplex]
-    assert sum(sheets.values()) == crew_bid_tokens + 3, sheets  # was + 4
-    mode = pdfs["score-cards"][1]
-    assert mode == ("fronts-only" if duplex == "none" else f"duplex-{duplex}")  # each pile's one back left off
-    if mode.startswith("duplex"):  # every card's back behind it: 26 fronts, 26 backs
-        pages = PdfReader(io.BytesIO(pdfs["score-cards"][0])).pages
-        assert sum(len(placements(page)) for page in pages[::2]) == 26
-        assert sum(len(placements(page)) for page in pages[1::2]) == 26
+    assert sheets == PIRATE_TRICKS_SHEETS[(paper, duplex)]
+    score_mode = pdfs["score-cards"][1]
+    assert score_mode == ("fronts-only" if duplex == "none" else f"duplex-{duplex}")  # a pile's one back left off
+    pages = {name: PdfReader(io.BytesIO(pdf)).pages for name, (pdf, _) in pdfs.items()}
+    fronts = {name: pages[name][::2] if mode.startswith("duplex") else pages[name] for name, (_, mode) in pdfs.items()}
+
+    def placed(name: str) -> int:
+        return sum(len(FACE.findall(page.get_contents().get_data())) for page in fronts[name])
+
+    assert placed("score-cards") == 26 * (2 if pdfs["score-cards"][1] == "gutter-fold" else 1)
+    own_bids = placed("bid")
+    assert own_bids % len(fronts["bid"]) == 0 and own_bids // len(fronts["bid"]) >= 3  # full pages only
+    coins_markers_go_first = 71 + 5 + 1
+    on_tokens = placed("tokens")
+    if pdfs["tokens"][1] == "gutter-fold":  # the coins' backs on the other half; bid cards and markers have none
+        on_tokens -= 71
+    assert own_bids + on_tokens - coins_markers_go_first == 5  # every bid card once
+    if score_mode.startswith("duplex"):  # every score card's back behind it
+        assert sum(len(FACE.findall(page.get_contents().get_data())) for page in pages["score-cards"][1::2]) == 26
 
 
 def test_only_one_size_shares_a_sheet(project_copy) -> None:
     """A shared sheet is one grid: a component of another size naming it is a one-line data error."""
     path = project_copy.data_dir / "pirate-tricks" / "pieces.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace("    front: pirate-tricks/bid\n", "    front: pirate-tricks/bid\n    sheet: score-cards\n", 1),
-                    encoding="utf-8")
+    path.write_text(text.replace("sheet: spill", "sheet: score-cards", 1), encoding="utf-8")
     with pytest.raises(DataError, match=r"shares sheet 'score-cards'.*only faces of one size"):
         load_game(project_copy, "pirate-tricks")
 

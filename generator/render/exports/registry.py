@@ -162,6 +162,8 @@ def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]
     from generator.render.sheets.imposition import impose
 
     result = impose(styled(given.faces, settings), given.game, given.component, settings)
+    if not result.faces:  # `sheet: spill` with too few copies to fill a page: all on the mixed sheet
+        return []
     paper = settings.paper.name
     name = variant_name(sheet_file_name(given.game.id, given.component.id, paper, result.mode), settings)
     pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}", given.faces,

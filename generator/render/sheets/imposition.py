@@ -134,9 +134,11 @@ def impose_shared(renderer: FaceRenderer, game: Game, components: list[Component
     within a pile make the whole sheet gutter-fold."""
 
     per_pile = [component_faces(renderer, game, component) for component in components]
-    faces = [pair for pairs in per_pile for pair in pairs]
     mode = _piles_mode(options.duplex, [([b for _, b in pairs if b is not None], component.double_sided)
                                         for component, pairs in zip(components, per_pile)])
+    per_pile = [pairs[:len(pairs) - spilled(component, options, mode)]  # `sheet: spill`: the rest is mixed
+                for component, pairs in zip(components, per_pile)]
+    faces = [pair for pairs in per_pile for pair in pairs]
     paper = options.paper
     size = components[0].size
     if mode == "gutter-fold":
@@ -147,7 +149,7 @@ def impose_shared(renderer: FaceRenderer, game: Game, components: list[Component
         raise DataError(f"component '{components[0].id}' ({size.label()}) does not fit on {paper.name} paper "
                         f"with {options.bleed:g} mm bleed", components[0].location)
     plural = ", ".join(component.plural for component in components)
-    count = sum(component.count for component in components)
+    count = len(faces)
     buffer = io.BytesIO()
     c = _sheet_canvas(buffer, paper, f"{game.title}: {plural} ({paper.name})",
                       f"{count} {plural}, {mode}, {options.bleed:g} mm bleed")
@@ -285,18 +287,46 @@ MIXED = "tokens"  # the mixed sheet's name in file names: <game>-tokens-<paper>-
 
 
 def mixed_components(game: Game) -> list[Component]:
-    """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), in data order."""
-    return [c for c in game.components if c.sheet == "mixed"]
+    """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), or whose last, part-filled
+    page goes there (`sheet: spill`), in data order."""
+    return [c for c in game.components if c.sheet in ("mixed", "spill")]
+
+
+def spilled(component: Component, options: SheetOptions, mode: str) -> int:
+    """How many copies of `component` go on the mixed sheet rather than its own, printed in `mode` (its own
+    sheet's): for `sheet: spill`, those that would leave its own last page part-filled; none otherwise."""
+    if component.sheet != "spill":
+        return 0
+    grid = _own_grid(component, options, mode)
+    return component.count % grid.per_page if grid is not None else 0
+
+
+def sheet_counts(renderer: FaceRenderer, game: Game, components: list[Component], options: SheetOptions,
+                 mixed: bool) -> list[int]:
+    """How many copies of each component one sheet holds: the mixed sheet (`mixed`) or their own or shared one."""
+    counts = []
+    for component in components:
+        spill = spilled(component, options, sheet_mode(renderer, game, [component], options.duplex))
+        counts.append(component.count if component.sheet == "mixed" else spill if mixed else component.count - spill)
+    return counts
+
+
+def _own_grid(component: Component, options: SheetOptions, mode: str) -> Grid | None:
+    size = component.size
+    if mode == "gutter-fold":
+        return _fold_grid(options.paper, size.width, size.height, options.bleed)[1]
+    return make_grid(options.paper, size.width, size.height, options.bleed)
 
 
 def shared_sheets(game: Game) -> dict[str, list[Component]]:
     """The game's printed sheets of one size in one grid, by the name their files take: a component's id for
-    one on its own sheet (`sheet: own`), the sheet's name for those that share one (`sheet: <name>`), in data
+    one on its own sheet (`sheet: own`, or `spill`: its full pages), the sheet's name for those that share one (`sheet: <name>`), in data
     order. The mixed sheet (`mixed_components`) is not among them."""
     sheets: dict[str, list[Component]] = {}
     for component in game.components:
         if component.printable and component.sheet != "mixed":
-            sheets.setdefault(component.id if component.sheet == "own" else component.sheet, []).append(component)
+            own = component.sheet in ("own", "spill")
+            sheets.setdefault(component.id if own else component.sheet, []).append(component)
     return sheets
 
 
@@ -312,12 +342,14 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     from generator.render.sheets.mixed import pack
 
     per_component = [component_faces(renderer, game, component) for component in components]
-    faces = [pair for pairs in per_component for pair in pairs]
-    backs = [b for _, b in faces if b is not None]
+    backs = [b for pairs in per_component for _, b in pairs if b is not None]  # a spilling pile's count whole
     mode = _mode(options.duplex, backs, any(c.double_sided for c in components))
+    counts = sheet_counts(renderer, game, components, options, mixed=True)
+    per_component = [pairs[len(pairs) - count:] if count else [] for pairs, count in zip(per_component, counts)]
+    faces = [pair for pairs in per_component for pair in pairs]
     paper = options.paper
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
-    groups = [(c.size.width, c.size.height, len(pairs)) for c, pairs in zip(components, per_component)]
+    groups = [(c.size.width, c.size.height, len(pairs)) for c, pairs in zip(components, per_component) if pairs]
     pages_of_blocks = pack(groups, paper, options.bleed, region)
     if pages_of_blocks is None:
         names = ", ".join(c.id for c in components)
@@ -370,34 +402,34 @@ def _lines(c: Any, lines: list[tuple[float, float, float, float]], grey: float =
     c.restoreState()
 
 
-def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str) -> str:
-    """How `impose` / `impose_mixed` will print these components, drawing faces only when it must
-    (`--duplex none` with backs: are they all alike?)."""
+def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str,
+               mixed: bool = False) -> str:
+    """How `impose_shared` / `impose_mixed` (`mixed`) will print these components, drawing faces only when it
+    must (`--duplex none` with backs: are they all alike?). A spilling pile's backs count whole on both sheets."""
     if not any(back_layout(c) for c in components):
         return "fronts-only"
     if duplex != "none":
         return f"duplex-{duplex}"  # as `_mode` decides whenever there are backs
     piles = [[b for _, b in component_faces(renderer, game, c) if b is not None] for c in components]
-    if components[0].sheet == "mixed":
+    if mixed:
         return _mode(duplex, [b for pile in piles for b in pile], any(c.double_sided for c in components))
     return _piles_mode(duplex, [(pile, c.double_sided) for pile, c in zip(piles, components)])
 
 
-def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
-    """Sheets of paper the components take in `mode`, from the same grid or packing the imposition uses."""
+def sheets_for(components: list[Component], options: SheetOptions, mode: str, counts: list[int],
+               mixed: bool) -> int:
+    """Sheets of paper `counts` copies of the components take in `mode`, from the same grid or packing the
+    imposition uses (`sheet_counts`: a spilling component's copies are split between two sheets)."""
     from generator.render.sheets.grid import sheets_needed
     from generator.render.sheets.mixed import pack
 
     paper = options.paper
-    if components[0].sheet != "mixed":  # one grid, one pile after the other (`impose_shared`)
-        size = components[0].size
-        if mode == "gutter-fold":
-            grid = _fold_grid(paper, size.width, size.height, options.bleed)[1]
-        else:
-            grid = make_grid(paper, size.width, size.height, options.bleed)
-        return sheets_needed(sum(c.count for c in components), grid.per_page) if grid else 0
+    if not mixed:  # one grid, one pile after the other (`impose_shared`)
+        grid = _own_grid(components[0], options, mode)
+        return sheets_needed(sum(counts), grid.per_page) if grid else 0
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
-    pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
+    pages = pack([(c.size.width, c.size.height, n) for c, n in zip(components, counts) if n], paper, options.bleed,
+                 region)
     return len(pages) if pages else 0
 
 
