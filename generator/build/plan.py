@@ -276,7 +276,9 @@ def showcase_key(game: Game) -> str:
     from generator.render.site.showcase import ShowcaseSettings, showcased
 
     drawn = [component_digest(game, c) for c in showcased(game)]
-    return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn)
+    front = (game.theme.get("box_art"), dict(game.theme.get("colours", {})), game.title, game.players_min,
+             game.players_max, game.play_time)  # the box front's art file is a read the job records
+    return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn, repr(front))
 
 
 def look_label(game_id: str) -> str:

@@ -67,7 +67,8 @@ FILE = Block("a data file", "Each YAML file of `data/<game>/` holds any of these
        "A `designed:` text anywhere marks a design decision.", "{hand_size: 7, rounds: 3}"),
     _k("theme", dict, "{}", "Free-form look of the game, read by layouts as `theme.x`. Known keys: `colours` "
        "(`primary`, `accent`, `paper`, `ink`: the rulebook's colours too), `mark_corner` (one of top left, "
-       "top right, bottom left, bottom right) and `fonts` (the documents' `display` font for titles and "
+       "top right, bottom left, bottom right), `box_art` (the showcase's box front: an SVG in templates/art/<game>/, "
+       "named without `.svg`, drawn under the title) and `fonts` (the documents' `display` font for titles and "
        "chapters and `body` font for its text: shipped fonts or project font stems; a body font's bold and "
        "italic are `<Stem>-Bold`, `<Stem>-Italic`, `<Stem>-BoldItalic` beside it).",
        "{colours: {primary: '#1f3b57', paper: '#f4ead5'}, fonts: {display: PirataOne, body: Serif}}"),
