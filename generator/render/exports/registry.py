@@ -159,9 +159,9 @@ def _transparent_image(faces: FaceRenderer, game: Game, components: Sequence[Com
 
 def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
     from generator.render.faces.style import styled, variant_name
-    from generator.render.sheets.imposition import impose
+    from generator.render.sheets.imposition import impose_shared
 
-    result = impose(styled(given.faces, settings), given.game, given.component, settings)
+    result = impose_shared(styled(given.faces, settings), given.game, [given.component], settings)
     if not result.faces:  # `sheet: spill` with too few copies to fill a page: all on the mixed sheet
         return []
     paper = settings.paper.name

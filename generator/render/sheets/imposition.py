@@ -121,23 +121,26 @@ def component_faces(renderer: FaceRenderer, game: Game, component: Component) ->
 
 
 def impose(renderer: FaceRenderer, game: Game, component: Component, options: SheetOptions) -> SheetResult:
-    """Lay out every copy of `component` on sheets of `options.paper`; returns the PDF bytes."""
-    return impose_shared(renderer, game, [component], options)
+    """Lay out every copy of `component` on sheets of `options.paper` (a print service's file: none spilled
+    onto the mixed sheet); returns the PDF bytes."""
+    return impose_shared(renderer, game, [component], options, spill=False)
 
 
 def impose_shared(renderer: FaceRenderer, game: Game, components: list[Component],
-                  options: SheetOptions) -> SheetResult:
+                  options: SheetOptions, spill: bool = True) -> SheetResult:
     """Every copy of one or more components of one size in one grid, one after the other (a shared sheet,
     `sheet: <name>`): the last page of one pile is filled with the next, so no pile leaves a page near empty.
 
     Without duplex a back shared by a whole pile is left off, as on a pile's own sheet; backs that differ
-    within a pile make the whole sheet gutter-fold."""
+    within a pile make the whole sheet gutter-fold. With `spill` (the build's sheets), a `sheet: spill`
+    component keeps only its full pages here (`spilled`)."""
 
     per_pile = [component_faces(renderer, game, component) for component in components]
     mode = _piles_mode(options.duplex, [([b for _, b in pairs if b is not None], component.double_sided)
                                         for component, pairs in zip(components, per_pile)])
-    per_pile = [pairs[:len(pairs) - spilled(component, options, mode)]  # `sheet: spill`: the rest is mixed
-                for component, pairs in zip(components, per_pile)]
+    if spill:  # `sheet: spill`: the copies beyond its full pages are on the mixed sheet
+        per_pile = [pairs[:len(pairs) - spilled(component, options, mode)]
+                    for component, pairs in zip(components, per_pile)]
     faces = [pair for pairs in per_pile for pair in pairs]
     paper = options.paper
     size = components[0].size
