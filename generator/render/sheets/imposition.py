@@ -1,6 +1,10 @@
 """Sheets: a component's faces imposed on printer paper, with crop marks and registered backs.
 
-One PDF per component and paper. Page order for duplex is front, back,
+One PDF per component and paper, or per shared sheet (`sheet: <name>`:
+components of one size one after the other in one grid, `impose_shared`), and
+one mixed sheet of small pieces per game (`impose_mixed`; a `sheet: spill`
+component puts there only what would leave its own last page part-filled).
+Page order for duplex is front, back,
 front, back...; the backs are mirrored (see `grid.mirror_slot`) so they land
 behind their fronts after a long- or short-edge flip. With `duplex="none"` a
 component whose backs differ is laid out gutter-fold (fronts left, backs

@@ -1,6 +1,7 @@
 """The mixed sheet: a game's small pieces of different sizes packed together, as pure geometry (mm).
 
-Components that say `sheet: mixed` in their YAML (tokens, markers, coins, a
+Components that say `sheet: mixed` in their YAML (and the last, part-filled page of those that say
+`sheet: spill`, such as the fifth bid card) (tokens, markers, coins, a
 lone Go First token, or tiles whose last page would hold one tile: Under
 Fire's 36 ship tiles are one more than US Letter holds) share one
 `<game>-tokens-<paper>-<mode>.pdf` instead of each taking pages of its own. Each component becomes a block: a butted grid
