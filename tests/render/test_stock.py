@@ -16,10 +16,11 @@ from generator.errors import DataError
 from generator.load import load_game
 from generator.project import Project
 from generator.render.base.units import PAPERS
+from generator.render.documents.print_plan import print_plan
 from generator.render.faces.renderer import renderer
 from generator.render.sheets.grid import make_grid
 from generator.render.sheets.imposition import impose_mixed, impose_shared, mixed_components, shared_sheets
-from generator.render.sheets.options import SheetOptions
+from generator.render.sheets.options import MODE_NAMES, PrintChoices, SheetOptions
 
 
 def _sheet_pdfs(project: Project, game_id: str, paper: str, duplex: str = "long") -> dict[str, tuple[bytes, str]]:
@@ -111,6 +112,28 @@ def test_pirate_tricks_wastes_no_sheet_on_a_lone_card(project, paper, duplex) ->
     assert own_bids + on_tokens - coins_markers_go_first == 5  # every bid card once
     if score_mode.startswith("duplex"):  # every score card's back behind it
         assert sum(len(FACE.findall(page.get_contents().get_data())) for page in pages["score-cards"][1::2]) == 26
+    plan = print_plan(load_game(project, "pirate-tricks"), project, PrintChoices(duplex=duplex), paper)
+    card_stock = {f.name: f.sheets for f in plan.files if f.stock == "card stock" and f.sheets is not None
+                  and "screen" not in f.name}  # the how-to-print page: each file's sheets as the PDFs have them
+    mode_names = {name: MODE_NAMES[mode] for name, (_, mode) in pdfs.items()}
+    assert card_stock == {f"pirate-tricks-{name}-{paper}-{mode_names[name]}.pdf": count
+                          for name, count in sheets.items()}
+
+
+# Every other game's card stock by paper and --duplex mode (long, short, none): what a test must notice changing.
+OTHER_GAMES_SHEETS = {
+    ("counterattack", "a4"): (7, 7, 7), ("counterattack", "letter"): (7, 7, 7),
+    ("all-hands-on-deck", "a4"): (12, 12, 14), ("all-hands-on-deck", "letter"): (12, 12, 14),
+    ("pirates-under-fire", "a4"): (3, 3, 5), ("pirates-under-fire", "letter"): (3, 3, 6),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id, paper", list(OTHER_GAMES_SHEETS))
+def test_every_games_card_stock_in_every_duplex_mode(project, game_id, paper) -> None:
+    found = tuple(sum(_sheets(pdf, mode) for pdf, mode in _sheet_pdfs(project, game_id, paper, duplex).values())
+                  for duplex in ("long", "short", "none"))
+    assert found == OTHER_GAMES_SHEETS[(game_id, paper)]
 
 
 def test_only_one_size_shares_a_sheet(project_copy) -> None:
