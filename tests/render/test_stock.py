@@ -150,3 +150,15 @@ def test_a_shared_sheet_is_not_named_after_a_component(project_copy) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("sheet: score-cards", "sheet: crew"), encoding="utf-8")
     with pytest.raises(DataError, match="sheet 'crew' is a component's id"):
         load_game(project_copy, "pirate-tricks")
+
+
+@pytest.mark.slow
+def test_only_one_pile_still_builds_its_whole_shared_sheet(project_copy) -> None:
+    from generator.build.options import BuildOptions
+    from generator.build.session import build
+
+    build(project_copy, ["pirate-tricks"], BuildOptions(papers=("a4",), only=("capture",), exports=("sheets",)))
+    written = sorted(p.name for p in (project_copy.output_dir / "pirate-tricks").glob("*.pdf"))
+    assert written == ["pirate-tricks-score-cards-a4-duplex-long.pdf"]
+    pages = PdfReader(project_copy.output_dir / "pirate-tricks" / written[0]).pages
+    assert sum(len(FACE.findall(page.get_contents().get_data())) for page in pages[::2]) == 26
