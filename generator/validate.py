@@ -124,6 +124,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
     from generator.render.faces.access import access_checks, game_access
     from generator.render.faces.fit import PrintableSide, layout_checks, printable_sides
     from generator.render.faces.preflight import preflight_checks
+    from generator.render.site.box_front import box_art_checks
 
     if not project.gate.per_build:
         # One validation is one pass over unchanging inputs: a layout read for the first face
@@ -154,6 +155,7 @@ def validate_game(game: Game, project: Project, registry: Registry = REGISTRY,
         report.checks += _guarded("preflight checks", lambda: preflight_checks(game, project, sides))
         report.checks += _guarded("accessibility checks", lambda: access_checks(game, project, sides))
     report.checks += document_checks(game, project, share_parses)
+    report.checks += _guarded("box art", lambda: box_art_checks(game, project))
     return report
 
 

@@ -68,8 +68,8 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
         given = ExportInput(faces, game, component, workers, cache)  # type: ignore[arg-type]
         drawn = component_digest(game, component)
         for exporter in options.exporters():
-            if exporter.name == SHEETS and component.sheet == "mixed":
-                continue  # printed on the game's mixed sheet (`mixed_sheet_jobs`)
+            if exporter.name == SHEETS and component.sheet not in ("own", "spill"):
+                continue  # printed on the game's mixed sheet or a shared one (`mixed_sheet_jobs`, `shared_sheet_jobs`)
             for paper_name in (options.papers if exporter.per_paper else ("",)):
                 settings = exporter.settings_for(options, PAPERS[paper_name] if paper_name else None)
                 label = component_label(game.id, component.id, paper_name or exporter.name)
@@ -83,6 +83,7 @@ def card_jobs(game: Game, project: Project, options: BuildOptions, workers: obje
                 jobs.append(job)
     if SHEETS in options.exports:
         jobs.extend(mixed_sheet_jobs(game, project, options, faces))
+        jobs.extend(shared_sheet_jobs(game, project, options, faces))
     return jobs
 
 
@@ -154,6 +155,27 @@ def mixed_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces:
                         functools.partial(mixed_sheet, faces, game, members, settings), key=key,
                         exporter=SHEETS, paper=paper_name, subject=MIXED,
                         cost=estimated_cost(SHEETS, sum(c.count for c in members))))
+    return jobs
+
+
+def shared_sheet_jobs(game: Game, project: Project, options: BuildOptions, faces: Any) -> list[Job]:
+    """One job per paper for each sheet shared by components of one size (`sheet: <name>`), whole even when
+    `--only` names one of its piles."""
+    from generator.render.exports.registry import shared_sheet
+    from generator.render.sheets.imposition import shared_sheets
+
+    jobs = []
+    for name, members in shared_sheets(game).items():
+        if members[0].sheet in ("own", "spill") or (options.only and not any(c.id in options.only for c in members)):
+            continue
+        drawn = [component_digest(game, c) for c in members]
+        for paper_name in options.papers:
+            settings = EXPORTERS[SHEETS].settings_for(options, PAPERS[paper_name])
+            key = digest("shared", name, code_digest(), dataclasses.asdict(settings), drawn)
+            jobs.append(Job(game.id, f"{game.id} {name} {paper_name}", project.output_dir / game.id,
+                            functools.partial(shared_sheet, faces, game, name, members, settings), key=key,
+                            exporter=SHEETS, paper=paper_name, subject=name,
+                            cost=estimated_cost(SHEETS, sum(c.count for c in members))))
     return jobs
 
 
@@ -254,7 +276,9 @@ def showcase_key(game: Game) -> str:
     from generator.render.site.showcase import ShowcaseSettings, showcased
 
     drawn = [component_digest(game, c) for c in showcased(game)]
-    return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn)
+    front = (game.theme.get("box_art"), dict(game.theme.get("colours", {})), game.title, game.players_min,
+             game.players_max, game.play_time)  # the box front's art file is a read the job records
+    return digest("showcase", code_digest(), dataclasses.asdict(ShowcaseSettings()), drawn, repr(front))
 
 
 def look_label(game_id: str) -> str:

@@ -127,7 +127,11 @@ def build_command(ctx: Context, games: tuple[str, ...], only: tuple[str, ...], j
     """Write every printable to output/<game>/: cards, tiles, tokens, rulebooks, sheets, boards.
 
     One PDF per component and paper: <game>-<component>-<paper>-<mode>.pdf
-    (mode: duplex-long, duplex-short, gutterfold, single-sided), plus
+    (mode: duplex-long, duplex-short, gutterfold, single-sided); components
+    of one size that name one shared sheet (`sheet: <name>`) print one after
+    the other in <game>-<name>-..., small pieces (`sheet: mixed`, and the
+    last part-filled page of a `sheet: spill` component, turned where only
+    that fits) on <game>-tokens-...; plus
     <game>-rules-<paper>.pdf, the score sheets and play aids (also as
     -fillable- forms) and the boards. The deck is validated first (an invalid
     deck is refused with exit code 1). Only what changed is redrawn (cache in

@@ -12,7 +12,7 @@ from typing import Any
 
 from generator.errors import DataError, Location
 from generator.load import schema
-from generator.load.items import parse_component
+from generator.load.items import check_shared_sheets, parse_component
 from generator.load.overrides import Override, apply_overrides, describe
 from generator.load.reader import Section, list_entries
 from generator.load.sheets import SheetReader, sheet_reader
@@ -142,6 +142,7 @@ def _build_game(
         seen[component.id] = component.location
         components.append(component)
     by_id = {c.id: c for c in components}
+    check_shared_sheets(components)
 
     contents: list[ContentsEntry] = []
     if "contents" in sections:

@@ -21,7 +21,10 @@ from generator.load.reader import Section, is_kind, list_entries
 from generator.load.sheets import BACK_PREFIX, Sheet, SheetReader, cell_value, check_columns, count_value
 from generator.model import COMPONENT_KINDS, NAMED_SIZES, PRINTABLE_KINDS, Component, FieldSpec, Item, Size
 
-SHEET_CHOICES = ("own", "mixed")  # a component's own sheet PDF, or the game's shared sheet of small pieces
+SHEET_CHOICES = ("own", "mixed", "spill")  # a component's own sheet PDF, the game's sheet of small pieces, or
+# its full pages on its own and the rest on the small pieces' sheet
+# ... or any other name: a sheet shared with the game's other components of the same size that give it
+SHEET_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 LAYOUT_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
@@ -354,8 +357,15 @@ def parse_component(
             )
     double_sided = section.take("double_sided", bool, False)
     per_player = section.take("per_player", bool, False)
-    sheet = section.take_choice("sheet", SHEET_CHOICES, "own")
-    if sheet == "mixed" and kind not in PRINTABLE_KINDS:
+    sheet = section.take("sheet", str, "own")
+    if not SHEET_RE.match(sheet):
+        raise DataError(f"component '{comp_id}' sheet {sheet!r} must be one of {', '.join(SHEET_CHOICES)} or the "
+                        "name of a sheet shared with components of the same size (a-z, 0-9, '-')",
+                        section.where("sheet"))
+    if sheet != "own" and kind not in PRINTABLE_KINDS:
+        what = "the mixed sheet" if sheet in ("mixed", "spill") else "a sheet"
+        raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share {what} "
+                        f"(remove 'sheet: {sheet}')", section.where("sheet"))
         raise DataError(f"component '{comp_id}' is a {kind}: only cards, tiles and tokens can share the mixed "
                         "sheet (remove 'sheet: mixed')", section.where("sheet"))
     description = section.take("description", str, "")
@@ -391,3 +401,23 @@ def parse_component(
         safe=float(safe),
         sheet=sheet,
     )
+
+
+def check_shared_sheets(components: list[Component]) -> None:
+    """Components that name one shared sheet (`sheet: <name>`) are imposed in one grid, so they must be one size;
+    the sheet's file is named like a component's, so its name is no component's id nor the mixed sheet's."""
+    ids = {c.id for c in components}
+    first: dict[str, Component] = {}
+    for component in components:
+        name = component.sheet
+        if name in SHEET_CHOICES:
+            continue
+        if name in ids or name == "tokens":
+            whose = "a component's id" if name in ids else "the mixed sheet's file name"
+            raise DataError(f"component '{component.id}' sheet '{name}' is {whose}: name the shared sheet "
+                            "something else", component.location)
+        host = first.setdefault(name, component)
+        if (host.size.width, host.size.height) != (component.size.width, component.size.height):
+            raise DataError(f"component '{component.id}' shares sheet '{name}' with '{host.id}' but is "
+                            f"{component.size.label()}, not {host.size.label()}: only faces of one size share a "
+                            "sheet (use 'sheet: mixed' for pieces of different sizes)", component.location)

@@ -67,7 +67,8 @@ FILE = Block("a data file", "Each YAML file of `data/<game>/` holds any of these
        "A `designed:` text anywhere marks a design decision.", "{hand_size: 7, rounds: 3}"),
     _k("theme", dict, "{}", "Free-form look of the game, read by layouts as `theme.x`. Known keys: `colours` "
        "(`primary`, `accent`, `paper`, `ink`: the rulebook's colours too), `mark_corner` (one of top left, "
-       "top right, bottom left, bottom right) and `fonts` (the documents' `display` font for titles and "
+       "top right, bottom left, bottom right), `box_art` (the showcase's box front: an SVG in templates/art/<game>/, "
+       "named without `.svg`, drawn under the title) and `fonts` (the documents' `display` font for titles and "
        "chapters and `body` font for its text: shipped fonts or project font stems; a body font's bold and "
        "italic are `<Stem>-Bold`, `<Stem>-Italic`, `<Stem>-BoldItalic` beside it).",
        "{colours: {primary: '#1f3b57', paper: '#f4ead5'}, fonts: {display: PirataOne, body: Serif}}"),
@@ -134,7 +135,9 @@ COMPONENT = Block("component", "Something printed: a deck of cards, tiles, a boa
        "layout with each item's `back` fields).", "my-game/crew-back"),
     _k("double_sided", bool, "false", "Each item has its own back (`back:` fields in the item).", "true"),
     _k("per_player", bool, "false", "The counts are per player (the rulebook multiplies them).", "true"),
-    _k("sheet", str, "own", "`own`: its own sheet PDF; `mixed`: shares the game's sheet of small pieces "
+    _k("sheet", str, "own", "`own`: its own sheet PDF; `mixed`: shares the game's sheet of small pieces; `spill`: the copies that "
+       "fill whole pages on its own sheet, the rest (a part-filled last page) on the small pieces' sheet; any other "
+       "name: shares one sheet PDF, `<game>-<name>-...`, with the components of the same size that give that name "
        "(cards, tiles and tokens only).", "mixed"),
     _k("description", str, "''", "What it is for, for the rulebook's components list.", "Your crew."),
     _k("safe", (int, float), "3", "Millimetres inside the trim that text and icons keep clear of (0..20).", "4"),

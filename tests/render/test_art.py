@@ -26,9 +26,8 @@ ART = REPO / "templates" / "art"
 LICENCE = "LICENCE-game-icons.md"  # beside each game's art, so `pnp new --from` copies it along
 CC_BY = "creativecommons.org/licenses/by/3.0"
 ART_TYPES = ("image", "icon", "pips")  # what draws a picture, as opposed to text, rules and frames
-# fronts whose picture is the suit's own symbol (a crew card's pips, an exposed port's trump sign), drawn as
-# shipped icons, not an illustration file
-SYMBOL_FRONTS = {"counterattack": {"exposed-port", "main"}}
+# fronts whose picture is the suit's own symbol (a crew card's pips), drawn as shipped icons, not an illustration file
+SYMBOL_FRONTS = {"counterattack": {"main"}}
 OWN_LICENCE = "LICENCE-own-art.md"
 _OWN_ROW = re.compile(r"^\| ([\w./-]+\.svg) \| [^|]+ \| MIT \|$")
 _ROW = re.compile(r"^\| ([\w./-]+\.svg) \| ([\w-]+) \| ([^|]+?) \| CC BY 3\.0 \|$")

@@ -146,7 +146,7 @@ def sheets(all_games_built) -> list[Path]:
 def test_every_sheet_pdf_of_every_game_is_checked(sheets) -> None:
     games = {path.parent.name for path in sheets}
     assert games == {"all-hands-on-deck", "counterattack", "pirate-tricks", "pirates-under-fire"}
-    assert len(sheets) >= 26  # Under Fire's tiles share its tokens sheet
+    assert len(sheets) >= 22  # Under Fire's tiles share its tokens sheet, Pirate Tricks' score cards one sheet
 
 
 @pytest.mark.slow

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.render.base.units import PAPERS, px
-from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_ROOM, make_grid, mirror_slot
+from generator.render.sheets.grid import MARGIN, MARK_EDGE, MARK_ROOM, Slot, make_grid, mirror_slot
 
 
 def _overlaps(box, x, y) -> bool:
@@ -191,3 +192,40 @@ def test_faces_without_bleed_leave_room_for_crop_marks_on_every_side() -> None:
     marks = grid.marks(1)
     assert {round(y1, 3) for _, y1, _, y2 in marks if y1 == y2} == ys  # the rows' cut lines are marked too
     assert grid.cols.count == 7
+
+
+def _edge_midpoints(slot: Slot, face_w: float, face_h: float) -> dict[str, tuple[float, float]]:
+    """Where the middle of each edge of the face (its own top, bottom, left, right) lands on the page, mm."""
+    from generator.render.sheets.imposition import _placing
+
+    a, b, c, d, e, f = (v * 25.4 / 72 if i >= 4 else v for i, v in enumerate(_placing(slot)))
+    points = {"top": (face_w / 2, face_h), "bottom": (face_w / 2, 0.0), "left": (0.0, face_h / 2),
+              "right": (face_w, face_h / 2)}
+    return {edge: (round(a * u + c * v + e, 6), round(b * u + d * v + f, 6)) for edge, (u, v) in points.items()}
+
+
+@pytest.mark.parametrize("flip", ["long", "short", "fold"])
+def test_a_turned_piece_and_its_back_register_like_an_unturned_one(flip) -> None:
+    """A 120 x 70 mm card fits the half page of a Letter gutter-fold sheet only turned. Its face covers its
+    slot exactly, and after the flip the same edge of the card lies behind its back's top as for a card
+    that is not turned: backs stay the right way round (`mirror_slot` turns the back the other way)."""
+    from generator.render.sheets.mixed import pack
+
+    paper = PAPERS["letter"]
+    ((block,),) = pack([(120, 70, 1)], paper, 3.0, (0.0, paper.width / 2))
+    (slot,) = block.slots()
+    assert block.turned and slot.turn == 1 and (slot.w, slot.h) == (70, 120)
+    front = _edge_midpoints(slot, 120, 70)
+    xs, ys = [p[0] for p in front.values()], [p[1] for p in front.values()]
+    assert (min(xs), max(xs), min(ys), max(ys)) == pytest.approx((slot.x, slot.x + 70, slot.y, slot.y + 120))
+
+    def behind_back_top(front_slot: Slot, w: float, h: float) -> str:
+        back_slot = mirror_slot(front_slot, paper, flip)
+        top = _edge_midpoints(back_slot, w, h)["top"]
+        flipped = {edge: (round(paper.width - x, 6), y) if flip in ("long", "fold")
+                   else (x, round(paper.height - y, 6)) for edge, (x, y) in _edge_midpoints(front_slot, w, h).items()}
+        (edge,) = [edge for edge, point in flipped.items() if point == pytest.approx(top)]
+        return edge
+
+    upright = Slot(20.0, 30.0, 120, 70, 3, 3, 3, 3)
+    assert behind_back_top(slot, 120, 70) == behind_back_top(upright, 120, 70)

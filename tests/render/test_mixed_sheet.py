@@ -29,8 +29,22 @@ def _bleed_box(face):
 
 
 def _mixed(project, game_id):
+    from generator.render.sheets.imposition import mixed_components
+
+    return mixed_components(load_game(project, game_id))
+
+
+def _on_mixed(project, game_id, paper) -> dict[str, int]:
+    """How many copies of each component the mixed sheet holds on `paper` (default duplex): a spilling
+    component (`sheet: spill`) only its copies beyond its own full pages."""
+    from generator.render.faces.renderer import renderer
+    from generator.render.sheets.imposition import mixed_components, sheet_counts
+    from generator.render.sheets.options import SheetOptions
+
     game = load_game(project, game_id)
-    return [c for c in game.components if c.sheet == "mixed"]
+    members = mixed_components(game)
+    counts = sheet_counts(renderer(project), game, members, SheetOptions(paper), mixed=True)
+    return {c.id: n for c, n in zip(members, counts)}
 
 
 @pytest.mark.slow
@@ -42,7 +56,9 @@ def test_small_pieces_share_one_tokens_file_per_game_and_paper(all_games_built) 
         names = sorted(p.name for p in (out / game_id).glob("*.pdf"))
         for paper in PAPERS:
             assert len([n for n in names if n.startswith(f"{game_id}-tokens-{paper}-")]) == 1
-        for component in members:  # no page of their own any more
+        for component in members:  # no page of their own any more (a spilling one: only its full pages)
+            if component.sheet == "spill":
+                continue
             assert not [n for n in names for paper in PAPERS if n.startswith(f"{game_id}-{component.id}-{paper}-")]
     assert not list((out / "counterattack").glob("*-tokens-*"))  # a game without small pieces has no mixed sheet
 
@@ -50,10 +66,12 @@ def test_small_pieces_share_one_tokens_file_per_game_and_paper(all_games_built) 
 def test_every_piece_is_on_the_mixed_sheet_once_inside_the_margins_without_overlap(all_games_built) -> None:
     for game_id in ("pirate-tricks", "pirates-under-fire"):
         members = _mixed(all_games_built, game_id)
-        expected = Counter()
-        for component in members:
-            expected[(round(component.size.width), round(component.size.height))] += component.count
         for paper in PAPERS.values():
+            expected = Counter()
+            on_sheet = _on_mixed(all_games_built, game_id, paper)
+            for component in members:
+                if on_sheet[component.id]:
+                    expected[(round(component.size.width), round(component.size.height))] += on_sheet[component.id]
             path = next((all_games_built.output_dir / game_id).glob(f"{game_id}-tokens-{paper.name}-*.pdf"))
             reader = PdfReader(path)
             duplex = "-duplex-" in path.name
@@ -174,12 +192,12 @@ def test_a_bad_sheet_value_is_one_clear_line_with_file_and_line(project_copy, ca
     from tests.helpers import edit, run_pnp
 
     pieces = project_copy.data_dir / "pirate-tricks" / "pieces.yaml"
-    edit(pieces, "    size: circle-30\n    sheet: mixed", "    size: circle-30\n    sheet: shared")
+    edit(pieces, "    size: circle-30\n    sheet: mixed", "    size: circle-30\n    sheet: Mixed sheet")
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "pirate-tricks")
     assert code != 0 and "Traceback" not in err
     line = err.strip().splitlines()[-1]
-    assert "data/pirate-tricks/pieces.yaml:" in line and "'sheet' must be one of own, mixed, got 'shared'" in line
-    edit(pieces, "    sheet: shared", "    sheet: mixed")
+    assert "data/pirate-tricks/pieces.yaml:" in line and "sheet 'Mixed sheet' must be one of own, mixed, spill or the name of a sheet" in line
+    edit(pieces, "    sheet: Mixed sheet", "    sheet: mixed")
     edit(pieces, "    size: {width: 210, height: 148}\n", "    size: {width: 210, height: 148}\n    sheet: mixed\n")
     code, _, err = run_pnp(capsys, "--root", str(project_copy.root), "validate", "pirate-tricks")
     assert code != 0
@@ -213,7 +231,7 @@ def test_only_one_piece_still_builds_the_whole_mixed_sheet(project_copy) -> None
     assert written == ["pirate-tricks-tokens-a4-duplex-long.pdf"]
     reader = PdfReader(project_copy.output_dir / "pirate-tricks" / written[0])
     placed = sum(len(faces_on(page)) for page in reader.pages[::2])
-    assert placed == sum(c.count for c in _mixed(project_copy, "pirate-tricks"))
+    assert placed == sum(_on_mixed(project_copy, "pirate-tricks", PAPERS["a4"]).values())
 
 
 def test_guides_ink_saver_and_cmyk_apply_to_the_mixed_sheet_as_to_any_sheet(project) -> None:

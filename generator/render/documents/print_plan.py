@@ -76,7 +76,14 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
     from generator.render.documents.two_up import fits_two_up
     from generator.render.faces.renderer import renderer
     from generator.render.faces.style import variant_name
-    from generator.render.sheets.imposition import MIXED, mixed_components, sheet_mode, sheets_for
+    from generator.render.sheets.imposition import (
+        MIXED,
+        mixed_components,
+        shared_sheets,
+        sheet_counts,
+        sheet_mode,
+        sheets_for,
+    )
     from generator.render.sheets.options import MODE_NAMES, SheetOptions, sheet_file_name
 
     sheet = registered_paper(paper)
@@ -90,21 +97,23 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
     files.append(PrintFile(f"{game.id}-rules-{paper}.pdf", "the rules", None, "plain paper",
                            "one side, or both sides flipped on the long edge", "one"))
     modes = []
-    for component in game.components:
-        if not component.printable or component.sheet == "mixed":
+    for subject, members in shared_sheets(game).items():  # a component's own sheet, or one shared by one size
+        counts = sheet_counts(faces, game, members, settings, mixed=False)
+        if not any(counts):  # a spilling pile too small to fill a page is all on the mixed sheet
             continue
-        mode = sheet_mode(faces, game, [component], options.duplex)
+        mode = sheet_mode(faces, game, members, options.duplex)
         modes.append(mode)
-        name = variant_name(sheet_file_name(game.id, component.id, paper, mode), options)  # as the build names it
-        files.append(PrintFile(name, _holds([component]),
-                               sheets_for([component], settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
+        name = variant_name(sheet_file_name(game.id, subject, paper, mode), options)  # as the build names it
+        files.append(PrintFile(name, _holds(members, counts), sheets_for(members, settings, mode, counts, False),
+                               "card stock", SIDES[MODE_NAMES[mode]], "one"))
     mixed = mixed_components(game)
     if mixed:
-        mode = sheet_mode(faces, game, mixed, options.duplex)
+        mode = sheet_mode(faces, game, mixed, options.duplex, mixed=True)
+        mixed_counts = sheet_counts(faces, game, mixed, settings, mixed=True)
         modes.append(mode)
         name = variant_name(sheet_file_name(game.id, MIXED, paper, mode), options)
-        files.append(PrintFile(name, _holds(mixed),
-                               sheets_for(mixed, settings, mode), "card stock", SIDES[MODE_NAMES[mode]], "one"))
+        files.append(PrintFile(name, _holds(mixed, mixed_counts), sheets_for(mixed, settings, mode, mixed_counts, True),
+                               "card stock", SIDES[MODE_NAMES[mode]], "one"))
     folds: list[tuple[str, int]] = []
     two_up = False
     for template in sheet_templates(game, project):
@@ -143,7 +152,7 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
                                "plain paper or card stock", "one side", "one"))
     return PrintPlan(
         paper=sheet.label, files=tuple(files), cut_marks=options.crop_marks,
-        gutter_fold=any(m == "gutter-fold" for m in modes), mixed=_holds(mixed) if mixed else "",
+        gutter_fold=any(m == "gutter-fold" for m in modes), mixed=_holds(mixed, mixed_counts) if mixed else "",
         folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=tuple(boards),
         back_offset=(options.back_offset[0], options.back_offset[1]),
     )
@@ -154,8 +163,8 @@ def _copies(prints: int, per_file: int) -> str:
     return ("one" if prints == 1 else str(prints)) + held
 
 
-def _holds(components: list[Component]) -> str:
-    parts = [f"{c.count} {c.plural if c.count != 1 else c.name}" for c in components]
+def _holds(components: list[Component], counts: list[int]) -> str:
+    parts = [f"{n} {c.plural if n != 1 else c.name}" for c, n in zip(components, counts) if n]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 

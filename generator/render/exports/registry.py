@@ -159,9 +159,11 @@ def _transparent_image(faces: FaceRenderer, game: Game, components: Sequence[Com
 
 def _sheets(given: ExportInput, settings: PrintSheetOptions) -> list[OutputFile]:
     from generator.render.faces.style import styled, variant_name
-    from generator.render.sheets.imposition import impose
+    from generator.render.sheets.imposition import impose_shared
 
-    result = impose(styled(given.faces, settings), given.game, given.component, settings)
+    result = impose_shared(styled(given.faces, settings), given.game, [given.component], settings)
+    if not result.faces:  # `sheet: spill` with too few copies to fill a page: all on the mixed sheet
+        return []
     paper = settings.paper.name
     name = variant_name(sheet_file_name(given.game.id, given.component.id, paper, result.mode), settings)
     pdf = _in_colour(result.pdf, settings.colour, f"{given.game.title}: {given.component.plural}", given.faces,
@@ -181,6 +183,21 @@ def mixed_sheet(faces: FaceRenderer, game: Game, components: list[Component],
     name = variant_name(sheet_file_name(game.id, MIXED, paper, result.mode), settings)
     pdf = _in_colour(result.pdf, settings.colour, f"{game.title}: {MIXED}", faces, game, components)
     return [OutputFile(name, FileKind.SHEET, pdf, MIXED, paper=paper, sheets=result.sheets)]
+
+
+def shared_sheet(faces: FaceRenderer, game: Game, name: str, components: list[Component],
+                 settings: PrintSheetOptions) -> list[OutputFile]:
+    """A sheet shared by components of one size (`sheet: <name>`), one pile after the other in one grid, on one
+    paper: styled, coloured and named like a component's own sheet, after the sheet's name."""
+    from generator.render.faces.style import styled, variant_name
+    from generator.render.sheets.imposition import impose_shared
+
+    result = impose_shared(styled(faces, settings), game, components, settings)
+    paper = settings.paper.name
+    file = variant_name(sheet_file_name(game.id, name, paper, result.mode), settings)
+    title = f"{game.title}: {', '.join(c.plural for c in components)}"
+    pdf = _in_colour(result.pdf, settings.colour, title, faces, game, components)
+    return [OutputFile(file, FileKind.SHEET, pdf, name, paper=paper, sheets=result.sheets)]
 
 
 def _png(given: ExportInput, settings: PngSettings) -> list[OutputFile]:

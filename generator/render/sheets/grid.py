@@ -116,6 +116,7 @@ class Slot:
     bottom: float
     right: float
     top: float
+    turn: int = 0  # the face turned a quarter counterclockwise (1) or clockwise (-1) to fit; w and h are as placed
 
     @property
     def clip(self) -> tuple[float, float, float, float]:
@@ -234,17 +235,20 @@ def single_grid(paper: Paper, width: float, height: float, bleed: float) -> Grid
 
 
 def mirror_slot(slot: Slot, paper: Paper, duplex: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
-    """Where the back of the face in `slot` goes so it registers after the page is flipped."""
+    """Where the back of the face in `slot` goes so it registers after the page is flipped.
+
+    A turned face's back is turned the other way: after a flip about either edge (or the fold) the back's
+    top then lies behind the same edge of the card as it does for a face that is not turned."""
     dx, dy = offset
     if duplex == "long":  # flipped around the long (vertical) edge: columns mirror
         return Slot(paper.width - slot.x - slot.w + dx, slot.y + dy, slot.w, slot.h,
-                    slot.right, slot.bottom, slot.left, slot.top)
+                    slot.right, slot.bottom, slot.left, slot.top, -slot.turn)
     if duplex == "short":  # flipped around the short (horizontal) edge: rows mirror
         return Slot(slot.x + dx, paper.height - slot.y - slot.h + dy, slot.w, slot.h,
-                    slot.left, slot.top, slot.right, slot.bottom)
+                    slot.left, slot.top, slot.right, slot.bottom, -slot.turn)
     if duplex == "fold":  # gutter-fold: mirrored about the vertical fold line at the page centre
         return Slot(paper.width - slot.x - slot.w, slot.y, slot.w, slot.h,
-                    slot.right, slot.bottom, slot.left, slot.top)
+                    slot.right, slot.bottom, slot.left, slot.top, -slot.turn)
     raise ValueError(duplex)
 
 

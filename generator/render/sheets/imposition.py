@@ -1,6 +1,10 @@
 """Sheets: a component's faces imposed on printer paper, with crop marks and registered backs.
 
-One PDF per component and paper. Page order for duplex is front, back,
+One PDF per component and paper, or per shared sheet (`sheet: <name>`:
+components of one size one after the other in one grid, `impose_shared`), and
+one mixed sheet of small pieces per game (`impose_mixed`; a `sheet: spill`
+component puts there only what would leave its own last page part-filled).
+Page order for duplex is front, back,
 front, back...; the backs are mirrored (see `grid.mirror_slot`) so they land
 behind their fronts after a long- or short-edge flip. With `duplex="none"` a
 component whose backs differ is laid out gutter-fold (fronts left, backs
@@ -90,10 +94,20 @@ class _Forms:
         moves = self._moves.get(slot)
         if moves is None:
             moves = self._moves[slot] = (f"n {fp_str(tuple(pt(v) for v in slot.clip))} re",
-                                         f"{fp_str(1, 0, 0, 1, pt(slot.x), pt(slot.y))} cm")
+                                         f"{fp_str(*_placing(slot))} cm")
         clip = "W* n" if c._fillMode == FILL_EVEN_ODD else "W n"
         c._code.extend(("q", f"{moves[0]} {clip}", moves[1], f"/{c._doc.getXObjectName(name)} Do", "Q"))
         c._formsinuse.append(name)
+
+
+def _placing(slot: Slot) -> tuple[float, ...]:
+    """The matrix (a, b, c, d, e, f in points) that puts a face's form on its slot: moved to the trim corner,
+    and turned a quarter about it when the slot is turned (its trim box then still covers the slot's)."""
+    if slot.turn == 1:  # counterclockwise: the face's top runs along the slot's left edge
+        return (0, 1, -1, 0, pt(slot.x + slot.w), pt(slot.y))
+    if slot.turn == -1:  # clockwise: its top along the right edge
+        return (0, -1, 1, 0, pt(slot.x), pt(slot.y + slot.h))
+    return (1, 0, 0, 1, pt(slot.x), pt(slot.y))
 
 
 def component_faces(renderer: FaceRenderer, game: Game, component: Component) -> list[tuple[Face, Face | None]]:
@@ -111,23 +125,41 @@ def component_faces(renderer: FaceRenderer, game: Game, component: Component) ->
 
 
 def impose(renderer: FaceRenderer, game: Game, component: Component, options: SheetOptions) -> SheetResult:
-    """Lay out every copy of `component` on sheets of `options.paper`; returns the PDF bytes."""
+    """Lay out every copy of `component` on sheets of `options.paper` (a print service's file: none spilled
+    onto the mixed sheet); returns the PDF bytes."""
+    return impose_shared(renderer, game, [component], options, spill=False)
 
-    faces = component_faces(renderer, game, component)
-    backs = [b for _, b in faces if b is not None]
-    mode = _mode(options.duplex, backs, component.double_sided)
+
+def impose_shared(renderer: FaceRenderer, game: Game, components: list[Component],
+                  options: SheetOptions, spill: bool = True) -> SheetResult:
+    """Every copy of one or more components of one size in one grid, one after the other (a shared sheet,
+    `sheet: <name>`): the last page of one pile is filled with the next, so no pile leaves a page near empty.
+
+    Without duplex a back shared by a whole pile is left off, as on a pile's own sheet; backs that differ
+    within a pile make the whole sheet gutter-fold. With `spill` (the build's sheets), a `sheet: spill`
+    component keeps only its full pages here (`spilled`)."""
+
+    per_pile = [component_faces(renderer, game, component) for component in components]
+    mode = _piles_mode(options.duplex, [([b for _, b in pairs if b is not None], component.double_sided)
+                                        for component, pairs in zip(components, per_pile)])
+    if spill:  # `sheet: spill`: the copies beyond its full pages are on the mixed sheet
+        per_pile = [pairs[:len(pairs) - spilled(component, options, mode)]
+                    for component, pairs in zip(components, per_pile)]
+    faces = [pair for pairs in per_pile for pair in pairs]
     paper = options.paper
-    size = component.size
+    size = components[0].size
     if mode == "gutter-fold":
         paper, grid = _fold_grid(paper, size.width, size.height, options.bleed)
     else:
         grid = make_grid(paper, size.width, size.height, options.bleed)
     if grid is None:
-        raise DataError(f"component '{component.id}' ({size.label()}) does not fit on {paper.name} paper "
-                        f"with {options.bleed:g} mm bleed", component.location)
+        raise DataError(f"component '{components[0].id}' ({size.label()}) does not fit on {paper.name} paper "
+                        f"with {options.bleed:g} mm bleed", components[0].location)
+    plural = ", ".join(component.plural for component in components)
+    count = len(faces)
     buffer = io.BytesIO()
-    c = _sheet_canvas(buffer, paper, f"{game.title}: {component.plural} ({paper.name})",
-                      f"{component.count} {component.plural}, {mode}, {options.bleed:g} mm bleed")
+    c = _sheet_canvas(buffer, paper, f"{game.title}: {plural} ({paper.name})",
+                      f"{count} {plural}, {mode}, {options.bleed:g} mm bleed")
     forms = _Forms(c, options.bleed, renderer.forms)
     per_page = grid.per_page
     pages = 0
@@ -150,7 +182,8 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
             forms.place(front, slot)
         if mode == "gutter-fold":
             for (_, back), slot in zip(chunk, backs_of(slots, "fold", (0.0, 0.0))):
-                forms.place(back, slot)  # type: ignore[arg-type]
+                if back is not None:  # a pile of the shared sheet that has no back
+                    forms.place(back, slot)
             _fold_line(c, paper)
         filled = len(chunk)
         if filled not in page_marks:
@@ -161,7 +194,8 @@ def impose(renderer: FaceRenderer, game: Game, component: Component, options: Sh
         if mode.startswith("duplex"):
             flip = mode.split("-")[1]
             for (_, back), slot in zip(chunk, backs_of(slots, flip, options.back_offset)):
-                forms.place(back, slot)  # type: ignore[arg-type]
+                if back is not None:
+                    forms.place(back, slot)
             c.showPage()
             pages += 1
     forms.store.save(c)
@@ -188,6 +222,15 @@ def _mode(duplex: str, backs: list[Face], double_sided: bool) -> str:
         shared = not double_sided and all(b == backs[0] for b in backs)
         return "fronts-only" if shared else "gutter-fold"
     return f"duplex-{duplex}"
+
+
+def _piles_mode(duplex: str, piles: list[tuple[list[Face], bool]]) -> str:
+    """How to print piles that share one grid (each pile's backs, and whether it is double-sided): each pile as
+    `_mode` decides for it, and gutter-fold for all if one of them needs it."""
+    modes = [_mode(duplex, backs, double_sided) for backs, double_sided in piles]
+    if "gutter-fold" in modes:
+        return "gutter-fold"
+    return next((m for m in modes if m.startswith("duplex")), "fronts-only")
 
 
 def _mark_lines(grid: Grid, options: SheetOptions, mirrored: bool,
@@ -251,8 +294,47 @@ MIXED = "tokens"  # the mixed sheet's name in file names: <game>-tokens-<paper>-
 
 
 def mixed_components(game: Game) -> list[Component]:
-    """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), in data order."""
-    return [c for c in game.components if c.sheet == "mixed"]
+    """The game's components that share the mixed sheet (`sheet: mixed` in their YAML), or whose last, part-filled
+    page goes there (`sheet: spill`), in data order."""
+    return [c for c in game.components if c.sheet in ("mixed", "spill")]
+
+
+def spilled(component: Component, options: SheetOptions, mode: str) -> int:
+    """How many copies of `component` go on the mixed sheet rather than its own, printed in `mode` (its own
+    sheet's): for `sheet: spill`, those that would leave its own last page part-filled; none otherwise."""
+    if component.sheet != "spill":
+        return 0
+    grid = _own_grid(component, options, mode)
+    return component.count % grid.per_page if grid is not None else 0
+
+
+def sheet_counts(renderer: FaceRenderer, game: Game, components: list[Component], options: SheetOptions,
+                 mixed: bool) -> list[int]:
+    """How many copies of each component one sheet holds: the mixed sheet (`mixed`) or their own or shared one."""
+    counts = []
+    for component in components:
+        spill = spilled(component, options, sheet_mode(renderer, game, [component], options.duplex))
+        counts.append(component.count if component.sheet == "mixed" else spill if mixed else component.count - spill)
+    return counts
+
+
+def _own_grid(component: Component, options: SheetOptions, mode: str) -> Grid | None:
+    size = component.size
+    if mode == "gutter-fold":
+        return _fold_grid(options.paper, size.width, size.height, options.bleed)[1]
+    return make_grid(options.paper, size.width, size.height, options.bleed)
+
+
+def shared_sheets(game: Game) -> dict[str, list[Component]]:
+    """The game's printed sheets of one size in one grid, by the name their files take: a component's id for
+    one on its own sheet (`sheet: own`, or `spill`: its full pages), the sheet's name for those that share one (`sheet: <name>`), in data
+    order. The mixed sheet (`mixed_components`) is not among them."""
+    sheets: dict[str, list[Component]] = {}
+    for component in game.components:
+        if component.printable and component.sheet != "mixed":
+            own = component.sheet in ("own", "spill")
+            sheets.setdefault(component.id if own else component.sheet, []).append(component)
+    return sheets
 
 
 def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component],
@@ -267,12 +349,14 @@ def impose_mixed(renderer: FaceRenderer, game: Game, components: list[Component]
     from generator.render.sheets.mixed import pack
 
     per_component = [component_faces(renderer, game, component) for component in components]
-    faces = [pair for pairs in per_component for pair in pairs]
-    backs = [b for _, b in faces if b is not None]
+    backs = [b for pairs in per_component for _, b in pairs if b is not None]  # a spilling pile's count whole
     mode = _mode(options.duplex, backs, any(c.double_sided for c in components))
+    counts = sheet_counts(renderer, game, components, options, mixed=True)
+    per_component = [pairs[len(pairs) - count:] if count else [] for pairs, count in zip(per_component, counts)]
+    faces = [pair for pairs in per_component for pair in pairs]
     paper = options.paper
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
-    groups = [(c.size.width, c.size.height, len(pairs)) for c, pairs in zip(components, per_component)]
+    groups = [(c.size.width, c.size.height, len(pairs)) for c, pairs in zip(components, per_component) if pairs]
     pages_of_blocks = pack(groups, paper, options.bleed, region)
     if pages_of_blocks is None:
         names = ", ".join(c.id for c in components)
@@ -325,32 +409,34 @@ def _lines(c: Any, lines: list[tuple[float, float, float, float]], grey: float =
     c.restoreState()
 
 
-def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str) -> str:
-    """How `impose` / `impose_mixed` will print these components, drawing faces only when it must
-    (`--duplex none` with backs: are they all alike?)."""
+def sheet_mode(renderer: FaceRenderer, game: Game, components: list[Component], duplex: str,
+               mixed: bool = False) -> str:
+    """How `impose_shared` / `impose_mixed` (`mixed`) will print these components, drawing faces only when it
+    must (`--duplex none` with backs: are they all alike?). A spilling pile's backs count whole on both sheets."""
     if not any(back_layout(c) for c in components):
         return "fronts-only"
     if duplex != "none":
         return f"duplex-{duplex}"  # as `_mode` decides whenever there are backs
-    backs = [b for c in components for _, b in component_faces(renderer, game, c) if b is not None]
-    return _mode(duplex, backs, any(c.double_sided for c in components))
+    piles = [[b for _, b in component_faces(renderer, game, c) if b is not None] for c in components]
+    if mixed:
+        return _mode(duplex, [b for pile in piles for b in pile], any(c.double_sided for c in components))
+    return _piles_mode(duplex, [(pile, c.double_sided) for pile, c in zip(piles, components)])
 
 
-def sheets_for(components: list[Component], options: SheetOptions, mode: str) -> int:
-    """Sheets of paper the components take in `mode`, from the same grid or packing the imposition uses."""
+def sheets_for(components: list[Component], options: SheetOptions, mode: str, counts: list[int],
+               mixed: bool) -> int:
+    """Sheets of paper `counts` copies of the components take in `mode`, from the same grid or packing the
+    imposition uses (`sheet_counts`: a spilling component's copies are split between two sheets)."""
     from generator.render.sheets.grid import sheets_needed
     from generator.render.sheets.mixed import pack
 
     paper = options.paper
-    if len(components) == 1 and components[0].sheet != "mixed":
-        size = components[0].size
-        if mode == "gutter-fold":
-            grid = _fold_grid(paper, size.width, size.height, options.bleed)[1]
-        else:
-            grid = make_grid(paper, size.width, size.height, options.bleed)
-        return sheets_needed(components[0].count, grid.per_page) if grid else 0
+    if not mixed:  # one grid, one pile after the other (`impose_shared`)
+        grid = _own_grid(components[0], options, mode)
+        return sheets_needed(sum(counts), grid.per_page) if grid else 0
     region = (0.0, paper.width / 2) if mode == "gutter-fold" else None
-    pages = pack([(c.size.width, c.size.height, c.count) for c in components], paper, options.bleed, region)
+    pages = pack([(c.size.width, c.size.height, n) for c, n in zip(components, counts) if n], paper, options.bleed,
+                 region)
     return len(pages) if pages else 0
 
 

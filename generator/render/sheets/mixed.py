@@ -1,11 +1,14 @@
 """The mixed sheet: a game's small pieces of different sizes packed together, as pure geometry (mm).
 
-Components that say `sheet: mixed` in their YAML (tokens, markers, coins, a
+Components that say `sheet: mixed` in their YAML (and the last, part-filled page of those that say
+`sheet: spill`, such as the fifth bid card) (tokens, markers, coins, a
 lone Go First token, or tiles whose last page would hold one tile: Under
 Fire's 36 ship tiles are one more than US Letter holds) share one
 `<game>-tokens-<paper>-<mode>.pdf` instead of each taking pages of its own. Each component becomes a block: a butted grid
 of its faces (shared cut lines, full bleed on every free edge, see
-`Grid.slots`), as wide as the page allows, centred. Blocks are stacked top to
+`Grid.slots`), as wide as the page allows, centred. A piece that fits only
+turned a quarter (a landscape card in the half page of a gutter-fold sheet)
+is turned, and its back turned the other way (`grid.mirror_slot`). Blocks are stacked top to
 bottom in the data's order; a block that does not fit in what is left of a
 page continues on the next one. Blocks sit `GAP` apart: each block has crop
 marks of its own on every cut line, and the gap holds the marks of both
@@ -16,6 +19,7 @@ of their own.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -36,9 +40,11 @@ class Block:
 
     grid: Grid
     filled: int
+    turned: bool = False  # its faces turned a quarter counterclockwise: the grid holds them as placed
 
     def slots(self) -> list[Slot]:
-        return self.grid.slots(self.filled)
+        slots = self.grid.slots(self.filled)
+        return [dataclasses.replace(slot, turn=1) for slot in slots] if self.turned else slots
 
     def marks(self) -> list[tuple[float, float, float, float]]:
         """Crop marks (x1, y1, x2, y2 in mm): every cut line of the block's placed faces, just outside its bleed."""
@@ -86,7 +92,7 @@ def pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
          region: tuple[float, float] | None = None) -> list[list[Block]] | None:
     """Blocks for `count` faces of each (width, height, count) group in order, page by page.
 
-    None if a face does not fit on a page at all. `region` is the horizontal
+    None if a face does not fit on a page at all, not even turned. `region` is the horizontal
     strip to fill (the left half for gutter-fold). Blocks are `WIDE_GAP` apart
     unless that takes more pages than `GAP` does."""
     compact = _pack(groups, paper, bleed, region, GAP)
@@ -101,10 +107,15 @@ def _pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
     pages: list[list[Block]] = []
     page: list[Block] = []
     cursor = top  # the top of the next block's bleed box
-    for width, height, count in groups:
-        cols = math.floor((right - left - 2 * bleed) / width + 1e-9)
-        if cols < 1 or height + 2 * bleed > top - bottom + 1e-9:
+    def fits(width: float, height: float) -> bool:
+        return right - left - 2 * bleed >= width - 1e-9 and top - bottom - 2 * bleed >= height - 1e-9
+
+    for given_width, given_height, count in groups:
+        turned = not fits(given_width, given_height)
+        width, height = (given_height, given_width) if turned else (given_width, given_height)
+        if not fits(width, height):
             return None
+        cols = math.floor((right - left - 2 * bleed) / width + 1e-9)
         remaining = count
         while remaining:
             fit = math.floor((cursor - bottom - 2 * bleed) / height + 1e-9)
@@ -119,7 +130,7 @@ def _pack(groups: list[tuple[float, float, int]], paper: Paper, bleed: float,
             top_trim = cursor - bleed
             grid = Grid(paper, _axis(used, first_x, width, bleed, (lo, hi)),
                         _axis(rows, top_trim - rows * height, height, bleed, (0.0, paper.height)))
-            page.append(Block(grid, filled))
+            page.append(Block(grid, filled, turned))
             cursor = top_trim - rows * height - bleed - gap
             remaining -= filled
     if page:

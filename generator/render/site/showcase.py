@@ -6,8 +6,9 @@ the print files, on a transparent background with soft drop shadows:
 - `<game>-hand.png`: a fanned hand of sample designs of the game's main
   component (the card component with the most designs; tiles if it has no cards);
 - `<game>-spread.png`: one of each design of every printable component, a row per component;
-- `<game>-box.png`: what is in the box: every component as a pile of its
-  copies (backs below, one front on top) with its count.
+- `<game>-box.png`: the box's front (its title over the illustration
+  `theme.box_art` names, `box_front`) and what is in it: every component as a
+  pile of its copies (backs below, one front on top) with its count.
 
 Deterministic: faces come from the rasterizer (and its cache), composition is
 plain Pillow arithmetic, and the PNGs are written without metadata.
@@ -27,6 +28,7 @@ from generator.model import Component, Game
 from generator.render.base.fonts import FONT_DIR
 from generator.render.base.outputs import FaceStore, FileKind, OutputFile
 from generator.render.faces.layout import back_layout
+from generator.render.site.box_front import box_front
 
 if TYPE_CHECKING:
     from generator.render.exports.raster import Workers
@@ -78,7 +80,7 @@ def draw_showcase(faces: FaceRenderer, game: Game, workers: Workers, cache: Face
     main = max(pieces, key=lambda p: (p.component.kind == "card", len(p.fronts)))
     shots = [("hand", "a hand of " + main.component.plural, hand(main)),
              ("spread", "one of each design", spread(pieces)),
-             ("box", "what is in the box", box(pieces, settings.dpi))]
+             ("box", "the box and what is in it", box(pieces, settings.dpi, box_front(faces, game, settings.dpi)))]
     return [OutputFile(f"{game.id}-{name}.png", FileKind.SHOWCASE, _png(image), label=label)
             for name, label, image in shots]
 
@@ -118,8 +120,9 @@ def spread(pieces: Sequence[Piece], columns: int = 11, scale: float = 0.6) -> Im
     return _compose(placed)
 
 
-def box(pieces: Sequence[Piece], dpi: int, columns: int = 5) -> Image.Image:
-    """Each component as a pile of its copies, its count and name under it, piles in rows."""
+def box(pieces: Sequence[Piece], dpi: int, front: Image.Image | None = None, columns: int = 5) -> Image.Image:
+    """Each component as a pile of its copies, its count and name under it, piles in rows; the box's `front`
+    (if the game has one) stands at their left, as tall as the piles or more."""
     font = ImageFont.truetype(str(FONT_DIR / LABEL_FONT), size=max(12, round(dpi / 5)))
     step = max(2, round(dpi / 55))  # how far each copy in a pile sits from the one below it
     piles = [_pile(piece, step, font) for piece in pieces]
@@ -134,7 +137,12 @@ def box(pieces: Sequence[Piece], dpi: int, columns: int = 5) -> Image.Image:
             placed.append((image, x + image.width / 2, y + height - image.height / 2))  # piles stand on one line
             x += image.width + gap
         y += height + gap
-    return _compose(placed, shadow=False)  # each pile already carries its shadows
+    piles_image = _compose(placed, shadow=False)  # each pile already carries its shadows
+    if front is None:
+        return piles_image
+    lid = _compose([(front, 0.0, 0.0)])  # the lid with its own shadow; the piles carry theirs
+    return _compose([(lid, -lid.width / 2 - gap, lid.height / 2),
+                     (piles_image, piles_image.width / 2, piles_image.height / 2)], shadow=False)
 
 
 def _pile(piece: Piece, step: int, font: Any) -> Image.Image:
