@@ -79,3 +79,16 @@ def test_all_hands_corner_index_has_contrast_and_a_name(project: Project) -> Non
         assert [f for f in face_findings(face) if f.element.startswith("corner")] == [], item.key
         names.add(named(face, "corner-label").get("text"))
     assert names >= {"COOK", "GUNNER", "LOOKOUT", "CUTTHROAT", "CARPENTER", "NAVIGATOR"}
+
+
+def test_sixes_and_nines_are_underlined_in_both_card_games(project: Project) -> None:
+    """Review finding: a 6 and a 9 read alike in the rotated corner; both games with ranks up to 9 and beyond
+    underline exactly those two ranks, under the number, in its colour."""
+    for game_id, component_id in (("counterattack", "main"), ("pirate-tricks", "crew")):
+        for item, face in faces_of(project, game_id, component_id):
+            marks = [e for e in face.elements if e.name == "rank-mark"]
+            assert bool(marks) == (item["rank"] in (6, 9)), (game_id, item.key)
+            if marks:
+                rank = named(face, "rank")
+                assert marks[0].get("stroke") == rank.get("colour")
+                assert rank.get("y") < marks[0].get("y")  # under the number's baseline (y grows down)
