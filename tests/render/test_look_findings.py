@@ -92,3 +92,14 @@ def test_sixes_and_nines_are_underlined_in_both_card_games(project: Project) -> 
                 rank = named(face, "rank")
                 assert marks[0].get("stroke") == rank.get("colour")
                 assert rank.get("y") < marks[0].get("y")  # under the number's baseline (y grows down)
+
+
+def test_all_hands_captains_print_what_a_lone_one_costs(project: Project) -> None:
+    """Review finding: a lone captain's penalty was only on the score sheet; each captain now says it, from the
+    rules' own table (so a retune of the penalty reprints the cards)."""
+    game = load_game(project, "all-hands-on-deck")
+    penalties = game.rule("captain_penalty")
+    captains = [(item, face) for item, face in faces_of(project, game.id, "pirate") if item["captain"]]
+    assert {item["kind"] for item, _ in captains} == set(game.rule("captain_kinds", tuple))
+    for item, face in captains:
+        assert named(face, "role").get("text") == f"CAPTAIN · ALONE \u2212{penalties[item['kind']]}"
