@@ -48,3 +48,44 @@ def page_count(data: bytes) -> int:
     import pypdfium2 as pdfium
 
     return len(pdfium.PdfDocument(data))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One drawn path: whether it is filled and stroked, its stroke width (pt) and its box in mm on the page."""
+
+    filled: bool
+    stroked: bool
+    stroke_width: float
+    left: float
+    bottom: float
+    right: float
+    top: float
+
+
+def page_shapes(data: bytes, index: int) -> list[Shape]:
+    """Every path drawn on the page, those inside forms (a sheet's copies, imposed two up) moved to where the
+    form puts them (forms here only translate)."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    page = pdfium.PdfDocument(data)[index]
+    found = []
+    offsets: dict[int, tuple[float, float]] = {0: (0.0, 0.0)}
+    for obj in page.get_objects(max_depth=8):
+        dx, dy = offsets[obj.level]
+        if obj.type == raw.FPDF_PAGEOBJ_FORM:
+            matrix = obj.get_matrix()
+            offsets[obj.level + 1] = (dx + matrix.e, dy + matrix.f)
+        if obj.type != raw.FPDF_PAGEOBJ_PATH:
+            continue
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke))
+        width = ctypes.c_float()
+        raw.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+        left, bottom, right, top = obj.get_bounds()
+        found.append(Shape(bool(fill.value), bool(stroke.value), width.value,
+                           (left + dx) / MM, (bottom + dy) / MM, (right + dx) / MM, (top + dy) / MM))
+    return found
