@@ -371,7 +371,7 @@ class Builder:
                                 bulletFontSize=s.item.fontSize, bulletColor=s.palette.primary,
                                 leftIndent=s.item.fontSize * 1.8, spaceAfter=s.body.spaceAfter)
         return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName="Sans",
-                            bulletFontSize=s.item.fontSize, bulletColor=s.palette.accent,
+                            bulletFontSize=s.item.fontSize, bulletColor=s.palette.accent_text,
                             leftIndent=s.item.fontSize * 1.4, spaceAfter=s.body.spaceAfter)
 
     def field_name(self, name: str) -> str:
