@@ -167,3 +167,25 @@ def page_shapes(data: bytes, index: int) -> list[Shape]:
 def page_runs(data: bytes, index: int) -> list[Run]:
     """Every run of text on the page, with its colour and what is drawn behind it (see `_drawn`)."""
     return [r for r in _drawn(data, index) if isinstance(r, Run)]
+
+
+def text_lines(data: bytes, index: int, margin: float) -> int:
+    """How many lines of text the page holds inside `margin` mm of its top and bottom edges (the running
+    header and footer left out): distinct baselines, 1 mm apart or more."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    page = pdfium.PdfDocument(data)[index]
+    height = page.get_height()
+    textpage = page.get_textpage()
+    baselines = set()
+    x, y = ctypes.c_double(), ctypes.c_double()
+    for i in range(textpage.count_chars()):
+        if not textpage.get_text_range(i, 1).strip():
+            continue
+        raw.FPDFText_GetCharOrigin(textpage.raw, i, ctypes.byref(x), ctypes.byref(y))
+        if margin * MM < y.value < height - margin * MM:
+            baselines.add(round(y.value / MM))
+    return len(baselines)

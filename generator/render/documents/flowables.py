@@ -151,7 +151,7 @@ class KeepWhole(KeepTogether):
 
 
 class KeepShort(KeepWhole):
-    """A table kept whole on one page, unless it is too long to read as one piece anyway."""
+    """A table or a long list kept whole on one page, unless it is too long to read as one piece anyway."""
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
         if getattr(self, "_wrapInfo", None) != (avail_width, avail_height):
@@ -324,8 +324,12 @@ class Builder:
             return [Paragraph(markup.inline_to_para(block.text), style, lines=self.lines, icons=self.icons)]
         if isinstance(block, markup.ListBlock):
             flowable = self.list_block(block)
-            # a short list reads as one unit: never leave a single item behind on the next page
-            return [KeepWhole([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
+            # a short list reads as one unit: never leave a single item behind on the next page; a longer one
+            # is kept whole too while it is short on the page (as a table is), so that no page holds only
+            # its last lines (the credits, before a page break)
+            if len(block.items) <= SHORT_LIST:
+                return [KeepWhole([flowable])]
+            return [KeepShort([flowable])] if self.guard_headings else [flowable]
         if isinstance(block, markup.Table):
             table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
             return [KeepShort([table])] if self.guard_headings else [table]
