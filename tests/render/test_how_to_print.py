@@ -94,3 +94,36 @@ def test_sheet_counts_on_the_page_are_the_sheets_in_the_files(all_games_built) -
             continue  # documents: no count given
         pages = len(PdfReader(folder / name).pages)
         assert int(said.group(1)) == (pages // 2 if "-duplex-" in name else pages), name
+
+
+def _entries(text: str) -> dict[str, str]:
+    """Each listed file's entry on the page, from its name to the next entry (or the end of the list)."""
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"([a-z0-9-]+\.pdf):", text)]
+    ends = [s for s, _ in starts[1:]] + [text.index(" Before") if " Before" in text else text.index(" Cut")]
+    return {name: text[start:end] for (start, name), end in zip(starts, ends)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_the_card_stock_total_counts_every_print_of_every_file(all_games_built, game) -> None:
+    """Issue 32 print review: Pirate Tricks said 15 sheets of card stock, leaving out that its screen file
+    (card stock) prints 5 times: 20. The total is each card-stock file's sheets times its prints, and each
+    file's sheets are the sheets in the file."""
+    folder = all_games_built.output_dir / game
+    for paper in PAPERS:
+        text = how_to_page(folder / f"{game}-rules-{paper}.pdf")
+        total = int(re.search(r"The pieces take (\d+) sheets? of card stock", text).group(1))
+        counted = 0
+        for name, entry in _entries(text).items():
+            if "Paper: card stock." not in entry:
+                continue
+            sheets = re.search(r", (\d+) sheets?\. Paper:", entry)
+            assert sheets, f"{name}: a card-stock file says how many sheets it takes"
+            prints = re.search(r"Prints: (\d+|one)\b", entry)
+            times = 1 if prints is None or prints.group(1) == "one" else int(prints.group(1))
+            pages = len(PdfReader(folder / name).pages)
+            assert int(sheets.group(1)) == ((pages + 1) // 2 if "Print: both sides" in entry else pages), name
+            counted += int(sheets.group(1)) * times
+        assert total == counted, (game, paper, total, counted)
+        if game == "pirate-tricks":
+            assert "Prints: 5" in _entries(text)[f"pirate-tricks-screen-{paper}.pdf"]  # the case that was wrong

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from generator.load import load_game
 from generator.project import Project
 from generator.render.documents.rulebook import parse_template, rulebook_template
@@ -51,3 +55,37 @@ def test_marks_and_rulebook_move_together(project_copy: Project) -> None:
     game = load_game(project_copy, "all-hands-on-deck")
     assert "in the top right corner" in rulebook_text(project_copy, game)
     assert all(x > 0.5 and y < 0.5 for x, y in mark_positions(project_copy, game))
+
+
+def _pdf_text(path) -> str:  # type: ignore[no-untyped-def]
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(path)
+    return " ".join(page.get_textpage().get_text_range() for page in document).replace("\r\n", " ")
+
+
+@pytest.mark.slow
+def test_the_rulebook_names_the_player_count_badge_the_cards_print(all_games_built) -> None:
+    """Issue 32 print review: the rulebook said "a small 5 or 6", the cards print "5+" / "6+" in a black disc
+    beside the corner index. Read from the built PDFs: what the rulebook names is what the cards print."""
+    folder = all_games_built.output_dir / "all-hands-on-deck"
+    for paper in ("a4", "letter"):
+        cards = _pdf_text(folder / f"all-hands-on-deck-pirate-{paper}-duplex-long.pdf")
+        printed = sorted(set(re.findall(r"(?<![\w+])(\d\+)(?!\w)", cards)))
+        assert printed == ["5+", "6+"]
+        rules = re.sub(r"\s+", " ", _pdf_text(folder / f"all-hands-on-deck-rules-{paper}.pdf"))
+        said = re.search(r"Some cards carry a (.*?) in a black disc in the bottom right corner, beside the corner "
+                         r"index", rules)
+        assert said, "the rulebook describes the badge as printed"
+        assert sorted(re.findall(r"\d\+", said.group(1))) == printed
+
+
+@pytest.mark.slow
+def test_the_curse_card_prints_a_true_minus_everywhere(all_games_built) -> None:
+    """Issue 32 print review: the curse card's corner index printed a hyphen ("-1"), its big figure and the
+    rulebook a minus sign (U+2212). Read from the built sheets: every figure has the minus sign."""
+    folder = all_games_built.output_dir / "all-hands-on-deck"
+    for paper in ("a4", "letter"):
+        text = _pdf_text(folder / f"all-hands-on-deck-curse-{paper}-duplex-long.pdf")
+        assert not re.search(r"-\d", text), "a hyphen before a figure"
+        assert "\u22121" in text and "\u22122" in text  # both sides: -1 and, turned, -2

@@ -49,6 +49,7 @@ SHORT_LIST = 6
 LONG_TABLE = 0.55      # a table taller than this share of a page may split (its header row repeats)
 SCENE_SHARE = 0.72    # a scene takes at most this share of a page's height
 CELL_PAD = 6          # ReportLab's default left and right padding in a table cell
+FIELD_MIN = 8 * mm    # the narrowest fill-in box: room for a two-digit score written by hand
 SECTION_START = 6      # lines of a section that must fit under its heading, or the heading starts a new page
 # Tables set a cell font even when every cell is a Paragraph; name ours so no unembedded base font appears.
 FONT = ("FONTNAME", (0, 0), (-1, -1), "Sans")
@@ -70,7 +71,7 @@ class FieldBox(Flowable):
         self.width = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        self.width = max(avail_width, 8 * mm)
+        self.width = avail_width  # its column's width: `_column_widths` gives a box column at least FIELD_MIN
         return self.width, self.box_height
 
     def draw(self) -> None:
@@ -150,7 +151,7 @@ class KeepWhole(KeepTogether):
 
 
 class KeepShort(KeepWhole):
-    """A table kept whole on one page, unless it is too long to read as one piece anyway."""
+    """A table or a long list kept whole on one page, unless it is too long to read as one piece anyway."""
 
     def split(self, avail_width: float, avail_height: float) -> list[Flowable]:
         if getattr(self, "_wrapInfo", None) != (avail_width, avail_height):
@@ -323,8 +324,12 @@ class Builder:
             return [Paragraph(markup.inline_to_para(block.text), style, lines=self.lines, icons=self.icons)]
         if isinstance(block, markup.ListBlock):
             flowable = self.list_block(block)
-            # a short list reads as one unit: never leave a single item behind on the next page
-            return [KeepWhole([flowable])] if len(block.items) <= SHORT_LIST else [flowable]
+            # a short list reads as one unit: never leave a single item behind on the next page; a longer one
+            # is kept whole too while it is short on the page (as a table is), so that no page holds only
+            # its last lines (the credits, before a page break)
+            if len(block.items) <= SHORT_LIST:
+                return [KeepWhole([flowable])]
+            return [KeepShort([flowable])] if self.guard_headings else [flowable]
         if isinstance(block, markup.Table):
             table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
             return [KeepShort([table])] if self.guard_headings else [table]
@@ -370,7 +375,7 @@ class Builder:
                                 bulletFontSize=s.item.fontSize, bulletColor=s.palette.primary,
                                 leftIndent=s.item.fontSize * 1.8, spaceAfter=s.body.spaceAfter)
         return ListFlowable(items, bulletType="bullet", start="\u2022", bulletFontName="Sans",
-                            bulletFontSize=s.item.fontSize, bulletColor=s.palette.accent,
+                            bulletFontSize=s.item.fontSize, bulletColor=s.palette.accent_text,
                             leftIndent=s.item.fontSize * 1.4, spaceAfter=s.body.spaceAfter)
 
     def field_name(self, name: str) -> str:
@@ -491,7 +496,8 @@ def _tint(colour: colors.Color, amount: float) -> colors.Color:
 
 def _column_widths(block: markup.Table, width: float, size: float = 0.0) -> list[float]:
     """Share the frame width by each column's longest text (field columns get a fixed share),
-    never narrower than the column's longest word, so that no word is broken (narrow booklet pages)."""
+    never narrower than the column's longest word, so that no word is broken (narrow booklet pages), nor a
+    column of fill-in boxes narrower than `FIELD_MIN` and its padding."""
     columns = len(block.rows[0]) if block.rows else 1
     weights = []
     floors = []
@@ -500,7 +506,10 @@ def _column_widths(block: markup.Table, width: float, size: float = 0.0) -> list
         longest = max((len(t) if t is not None else 8 for t in plain), default=4)
         weights.append(min(max(longest, 8), 38))
         words = {w for t in plain if t is not None for w in t.split()}  # each word measured once
-        floors.append(max((stringWidth(w, "Sans-Bold", size) for w in words), default=0.0) + 2 * CELL_PAD + 3)
+        floor = max((stringWidth(w, "Sans-Bold", size) for w in words), default=0.0) + 2 * CELL_PAD + 3
+        if any(t is None for t in plain):  # a column of fill-in boxes: each box fits inside its rules
+            floor = max(floor, FIELD_MIN + 2 * CELL_PAD)
+        floors.append(floor)
     total = sum(weights)
     widths = [width * w / total for w in weights]
     if size and sum(floors) <= width:

@@ -38,7 +38,8 @@ class PrintFile:
     sheets: int | None  # sheets of paper per print, when the plan knows it without drawing
     stock: str  # "card stock" or "plain paper"
     sides: str
-    copies: str  # how many prints to make
+    copies: str  # how many prints to make, in words
+    prints: int = 1  # ... as a number: a player screen is one to a file, so its file prints once per player
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ class PrintPlan:
 
     @property
     def sheets(self) -> int:
-        return sum(f.sheets or 0 for f in self.files if f.stock == "card stock")
+        """Sheets of card stock for the whole game: each file's sheets times the prints it asks for."""
+        return sum((f.sheets or 0) * f.prints for f in self.files if f.stock == "card stock")
 
     @property
     def double_sided(self) -> bool:
@@ -132,11 +134,13 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
         if framed and framed.size.name == "a5" and fits_two_up(framed.size.width, framed.size.height, sheet):
             two_up = True
             word = "2up" if per_copy == 1 else "2up-duplex-short"
-            files.append(PrintFile(f"{game.id}-{name}-{paper}-{word}.pdf", f"{title}, two to a page", None,
-                                   stock, SIDES[word], copies))
+            files.append(PrintFile(f"{game.id}-{name}-{paper}-{word}.pdf", f"{title}, two to a page",
+                                   _paper_sheets(per_copy, -(-found.copies // 2)), stock, SIDES[word], copies,
+                                   prints))
         else:
             sides = "one side" if per_copy == 1 else SIDES["duplex-short" if landscape else "duplex-long"]
-            files.append(PrintFile(f"{game.id}-{name}-{paper}.pdf", title, None, stock, sides, copies))
+            files.append(PrintFile(f"{game.id}-{name}-{paper}.pdf", title, _paper_sheets(per_copy, found.copies),
+                                   stock, sides, copies, prints))
         if _has_fields(blocks):
             files.append(PrintFile(f"{game.id}-{name}-fillable-{paper}.pdf", f"{title} to fill in on screen",
                                    None, "none: type into it", "no need to print", "none"))
@@ -156,6 +160,12 @@ def print_plan(game: Game, project: Project, options: PrintSettings, paper: str)
         folds=tuple(folds), two_up=two_up, booklet=options.booklet, boards=tuple(boards),
         back_offset=(options.back_offset[0], options.back_offset[1]),
     )
+
+
+def _paper_sheets(pages: int, copies: int) -> int:
+    """Sheets of paper one print of a sheet file takes: `copies` copies of `pages` pages each, both sides of
+    the paper used when a copy has more than one page (as the plan's `sides` says)."""
+    return copies * (-(-pages // 2) if pages > 1 else 1)
 
 
 def _copies(prints: int, per_file: int) -> str:

@@ -1,7 +1,10 @@
 """Page sizes (from the paper registry) and the paragraph styles every document shares, coloured by the game's theme.
 
-Colours come from the game's `theme.colours` (primary, accent, paper, ink) so
-each rulebook looks like its game; missing entries fall back to neutral ink.
+Colours come from the game's `theme.colours` (primary, accent, paper, ink, accent_text) so
+each rulebook looks like its game; missing entries fall back to neutral ink. `accent` draws rules
+and fold lines; text in the accent's hue (a cover's tagline, list bullets) takes `accent_text`, a darker
+shade the theme declares that reads at 4.5:1 or more on white paper (the ink when a theme has none):
+a light gold on white cannot be read.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class Palette:
     accent: colors.Color
     paper: colors.Color
     ink: colors.Color
+    accent_text: colors.Color  # the accent's hue dark enough for text (see the module's docstring)
 
 
 def palette(game: Game) -> Palette:
@@ -51,11 +55,13 @@ def palette(game: Game) -> Palette:
         except (ValueError, TypeError):
             return colors.HexColor(default)
 
+    ink = pick("ink", "#1b1b1b")
     return Palette(
         primary=pick("primary", "#1f3b57"),
         accent=pick("accent", "#c8962c"),
         paper=pick("paper", "#f4ead5"),
-        ink=pick("ink", "#1b1b1b"),
+        ink=ink,
+        accent_text=pick("accent_text", ink.hexval().replace("0x", "#")),
     )
 
 
@@ -130,7 +136,7 @@ def make_styles(game: Game, scale: float = 1.0, fonts: DocumentFonts | None = No
         title=style("title", fontName=fonts.display, fontSize=size * 3, leading=size * 3.4, textColor=pal.primary,
                     alignment=TA_CENTER, spaceAfter=size * 0.6),
         subtitle=style("subtitle", fontName="Sans-Italic", fontSize=size * 1.3, leading=size * 1.7,
-                       alignment=TA_CENTER, textColor=pal.accent, spaceAfter=size),
+                       alignment=TA_CENTER, textColor=pal.accent_text, spaceAfter=size),
         h1=style("h1", fontName=fonts.display, fontSize=size * 1.9, leading=size * 2.3, textColor=pal.primary,
                  spaceBefore=size * 1.1, spaceAfter=size * 0.5, keepWithNext=1),
         h2=style("h2", fontName="Sans-Bold", fontSize=size * 1.3, leading=size * 1.6, textColor=pal.primary,
