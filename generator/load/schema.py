@@ -66,7 +66,9 @@ FILE = Block("a data file", "Each YAML file of `data/<game>/` holds any of these
     _k("rules", dict, "{}", "Free-form numbers and texts the rulebook, the layouts (`rules.x`) and the engine read. "
        "A `designed:` text anywhere marks a design decision.", "{hand_size: 7, rounds: 3}"),
     _k("theme", dict, "{}", "Free-form look of the game, read by layouts as `theme.x`. Known keys: `colours` "
-       "(`primary`, `accent`, `paper`, `ink`: the rulebook's colours too), `mark_corner` (one of top left, "
+       "(`primary`, `accent`, `paper`, `ink`: the rulebook's colours too; `accent_text`: the accent's hue dark "
+       "enough for text, 4.5:1 or more on white, for covers' taglines and list bullets, the ink if absent), "
+       "`mark_corner` (one of top left, "
        "top right, bottom left, bottom right), `box_art` (the showcase's box front: an SVG in templates/art/<game>/, "
        "named without `.svg`, drawn under the title) and `fonts` (the documents' `display` font for titles and "
        "chapters and `body` font for its text: shipped fonts or project font stems; a body font's bold and "
