@@ -69,8 +69,9 @@ def test_paper_choices_come_from_the_registry() -> None:
 @pytest.mark.slow
 def test_a_field_no_document_shows_leaves_the_rulebook_alone_a_shown_one_rebuilds_it(built: Project) -> None:
     cards = built.data_dir / "counterattack" / "cards.yaml"
-    edit(cards, "      name: str\n      art:",
-         "      name: str\n      flavour: {type: str, default: ''}\n      art:")
+    edit(cards, "      name: str\n      art: {type: str, doc: \"the port's illustration: templates/art/<game>/<art>.svg\"}\n"
+                "      tricks:", "      name: str\n      flavour: {type: str, default: ''}\n      art: {type: str, doc: "
+                "\"the port's illustration: templates/art/<game>/<art>.svg\"}\n      tricks:")
     build(built, ["counterattack"], OPTIONS)  # a new field in the schema: everything may show it
     edit(cards, "{id: nassau,          art: nassau,", "{id: nassau, flavour: salty, art: nassau,")
     unshown = build(built, ["counterattack"], OPTIONS)

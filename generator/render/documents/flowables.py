@@ -259,6 +259,9 @@ class Builder:
     height: float = 0.0  # frame height, to keep scenes to a share of a page (0: no limit)
     guard_headings: bool = True  # rulebooks and sheets; not inside a callout box
     soft_breaks: bool = False  # one frame per page (rulebooks): a page break on an empty page is skipped
+    # rulebooks: a long list stays whole while it is short on the page. Not on sheets: a sheet's laid-out
+    # flowables are drawn again for its fillable copy, and a list inside KeepShort does not draw the same twice
+    keep_long_lists: bool = False
     _fields: int = 0
     _headings: int = 0
     _after_title: bool = False
@@ -329,7 +332,7 @@ class Builder:
             # its last lines (the credits, before a page break)
             if len(block.items) <= SHORT_LIST:
                 return [KeepWhole([flowable])]
-            return [KeepShort([flowable])] if self.guard_headings else [flowable]
+            return [KeepShort([flowable])] if self.guard_headings and self.keep_long_lists else [flowable]
         if isinstance(block, markup.Table):
             table = self.table(block)  # in a callout (one table cell, which cannot split) it stays as it is
             return [KeepShort([table])] if self.guard_headings else [table]

@@ -72,7 +72,7 @@ def rulebook_pdf(game: Game, project: Project, paper: str, booklet: bool = False
     styles = make_styles(game, scale, document_fonts(game, project))
     display, blocks = parse_template(rulebook_template(game, project), game, project)
     margin = MARGIN * (0.75 if booklet else 1.0)
-    builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True)
+    builder = Builder(game, project, styles, display, outline=not booklet, soft_breaks=True, keep_long_lists=True)
     builder.width = pagesize[0] - 2 * margin
     builder.height = pagesize[1] - 2 * margin - 4 * mm  # the footer's room, as in Document
     story = builder.located(blocks, display)
