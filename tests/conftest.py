@@ -11,7 +11,8 @@ import pytest
 from generator.project import Project
 from tests.helpers import REPO, copy_sources
 
-BYTECODE = pytest.StashKey[str]()  # the run's bytecode folder, where the environment forbids __pycache__
+# the run's bytecode folder, and the PYTHONDONTWRITEBYTECODE it stands in for, where the environment forbids __pycache__
+BYTECODE = pytest.StashKey[tuple[str, str]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -19,23 +20,25 @@ def pytest_configure(config: pytest.Config) -> None:
     `pnp` process a test starts, and every xdist worker, would compile the package from source again: the
     run's processes share one bytecode folder of its own instead (PYTHONPYCACHEPREFIX), so the checkout
     stays free of __pycache__ as the environment asked. Set before xdist starts its workers."""
-    if os.environ.get("PYTHONDONTWRITEBYTECODE") and "PYTEST_XDIST_WORKER" not in os.environ:
+    forbidden = os.environ.get("PYTHONDONTWRITEBYTECODE")
+    if forbidden and "PYTHONPYCACHEPREFIX" not in os.environ and "PYTEST_XDIST_WORKER" not in os.environ:
         import tempfile
 
         folder = tempfile.mkdtemp(prefix="pirate-press-pyc-")
-        config.stash[BYTECODE] = folder
+        config.stash[BYTECODE] = (folder, forbidden)
         os.environ["PYTHONPYCACHEPREFIX"] = folder
         del os.environ["PYTHONDONTWRITEBYTECODE"]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = config.stash.get(BYTECODE, None)
-    if folder is not None:
+    kept = config.stash.get(BYTECODE, None)
+    if kept is not None:
         import shutil
 
+        folder, forbidden = kept
         shutil.rmtree(folder, ignore_errors=True)
-        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-        del os.environ["PYTHONPYCACHEPREFIX"]
+        os.environ["PYTHONDONTWRITEBYTECODE"] = forbidden
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -69,8 +72,7 @@ CHEAP_SHARED = frozenset({"project", "games", "ca_project", "ca_game", "template
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Tests that share a built session or module fixture (a whole build, every rulebook) run on one xdist
-    worker, so it is built once, not once per worker (pyproject's `--dist loadgroup` reads the groups when
-    the collection is done, so they are marked as each test is collected)."""
+    worker, so it is built once, not once per worker (pyproject's `--dist loadgroup` reads the groups)."""
     group = shared_build(item)
     if group and item.get_closest_marker("xdist_group") is None:
         item.add_marker(pytest.mark.xdist_group(group))
@@ -85,7 +87,7 @@ def shared_build(item: pytest.Item) -> str | None:
     for name in item.fixturenames:  # type: ignore[attr-defined]
         definitions = info.name2fixturedefs.get(name)
         if not definitions or name in CHEAP_SHARED or not definitions[-1].baseid.startswith("tests"):
-            continue  # a function fixture, a cheap one, or pytest's own (tmp_path_factory)
+            continue  # a cheap shared fixture, or pytest's own (tmp_path, tmp_path_factory)
         scope = definitions[-1].scope
         if scope == "session":  # one group per conftest: its session fixtures (books, booklets) share a worker
             return f"{definitions[-1].baseid} session"
