@@ -121,8 +121,8 @@ def test_the_counterattack_suits_stay_apart_by_colour_alone(project: Project) ->
 
 def test_identical_backs_on_piles_side_by_side_are_caught(fresh_project: Project) -> None:
     game_yaml = fresh_project.data_dir / "counterattack" / "game.yaml"
-    edit(game_yaml, 'exposed-port: {label: Exposed port, colour: "#1d4d40", emblem: anchor}',
-         'exposed-port: {label: Crew, colour: "#1f3b57", emblem: compass}')
+    edit(game_yaml, 'exposed-port: {label: Exposed port, colour: "#1d4d40", emblem: spyglass}',
+         'exposed-port: {label: Crew, colour: "#1f3b57", emblem: wheel}')
     (check,) = failing(fresh_project)
     assert check.name.endswith("exposed-port and main tell apart face down")
     assert check.actual == "the same back on both piles"
@@ -132,7 +132,7 @@ def test_identical_backs_on_piles_side_by_side_are_caught(fresh_project: Project
 def test_backs_that_differ_only_by_a_colour_that_blurs_are_caught(fresh_project: Project) -> None:
     game_yaml = fresh_project.data_dir / "counterattack" / "game.yaml"
     edit(game_yaml, 'port:         {label: Port,         colour: "#6e2a1c", emblem: flag}',
-         'port:         {label: Crew,         colour: "#1f3b58", emblem: compass}')
+         'port:         {label: Crew,         colour: "#1f3b58", emblem: wheel}')
     (check,) = failing(fresh_project)
     assert check.name.endswith("port and main tell apart face down")
     assert "no word or symbol differs" in check.actual and "limit 10" in check.actual

@@ -103,3 +103,14 @@ def test_all_hands_captains_print_what_a_lone_one_costs(project: Project) -> Non
     assert {item["kind"] for item, _ in captains} == set(game.rule("captain_kinds", tuple))
     for item, face in captains:
         assert named(face, "role").get("text") == f"CAPTAIN · ALONE \u2212{penalties[item['kind']]}"
+
+
+def test_counterattack_backs_show_no_suit_symbol(project: Project) -> None:
+    """Review finding: the exposed-port and crew backs showed the anchor and the compass, two suits' symbols,
+    which a new player may read as a hint at what lies face down."""
+    game = load_game(project, "counterattack")
+    suits = {suit["symbol"] for suit in game.theme["suits"].values()}
+    for component in ("port", "exposed-port", "main"):
+        for _, face in faces_of(project, game.id, component, "back"):
+            drawn = {e.get("icon").name for e in face.elements if e.type == "icon"}
+            assert drawn and not drawn & suits, (component, drawn)
