@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 SIZE = (150.0, 150.0)  # mm: a square box lid, as most card-game boxes of this size are
 TITLE_FONT = "Display"
 TEXT_FONT = "Sans-Bold"
-DEFAULT_COLOURS = {"primary": "#1f3b57", "accent": "#c8962c", "paper": "#f4ead5", "ink": "#1b1b1b"}
 
 
 def box_art_path(game: Game) -> str | None:
@@ -85,35 +84,34 @@ def box_front(faces: FaceRenderer, game: Game, dpi: int) -> Image.Image | None:
 def box_front_pdf(faces: FaceRenderer, game: Game) -> bytes | None:
     """The box front as a one-page PDF (SIZE mm), or None when the game has no `theme.box_art`."""
     from reportlab.graphics import renderPDF
-    from reportlab.lib.colors import HexColor
     from reportlab.pdfbase.pdfmetrics import stringWidth
     from reportlab.pdfgen import canvas as rl_canvas
 
     from generator.render.base.fonts import register_fonts
+    from generator.render.documents.styles import palette
 
     picture = box_picture(faces.project, game)
     if picture is None:
         return None
     register_fonts()
-    colours = {**DEFAULT_COLOURS, **{k: v for k, v in dict(game.theme.get("colours", {})).items()
-                                     if isinstance(v, str)}}
+    colours = palette(game)  # the theme's colours, as the rulebook reads them (with the same defaults)
     width, height = pt(SIZE[0]), pt(SIZE[1])
     buffer = io.BytesIO()
     c = rl_canvas.Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=1)
     c.setTitle(f"{game.title}: box front")
-    c.setFillColor(HexColor(colours["primary"]))
+    c.setFillColor(colours.primary)
     c.rect(0, 0, width, height, stroke=0, fill=1)
     inset = pt(5)
-    c.setStrokeColor(HexColor(colours["accent"]))
+    c.setStrokeColor(colours.accent)
     c.setLineWidth(2)
     c.rect(inset, inset, width - 2 * inset, height - 2 * inset, stroke=1, fill=0)
     c.setLineWidth(0.6)
     c.rect(inset + pt(1.6), inset + pt(1.6), width - 2 * inset - pt(3.2), height - 2 * inset - pt(3.2),
            stroke=1, fill=0)
-    _title(c, game.title, width, height - pt(30), width - pt(26), HexColor(colours["paper"]), stringWidth)
+    _title(c, game.title, width, height - pt(30), width - pt(26), colours.paper, stringWidth)
     centre_y, radius = height * 0.45, pt(45)
-    c.setFillColor(HexColor(colours["paper"]))
-    c.setStrokeColor(HexColor(colours["accent"]))
+    c.setFillColor(colours.paper)
+    c.setStrokeColor(colours.accent)
     c.setLineWidth(2.5)
     c.circle(width / 2, centre_y, radius, stroke=1, fill=1)
     _art(c, picture.drawing(), width / 2, centre_y, pt(62), renderPDF)
@@ -122,7 +120,7 @@ def box_front_pdf(faces: FaceRenderer, game: Game) -> bytes | None:
     minutes = game.play_time
     time = f"{minutes[0]}" if minutes[0] == minutes[1] else f"{minutes[0]}\u2013{minutes[1]}"
     line = f"{players} players  \u00b7  {time} minutes"
-    c.setFillColor(HexColor(colours["accent"]))
+    c.setFillColor(colours.accent)
     c.setFont(TEXT_FONT, 13)
     c.drawCentredString(width / 2, pt(13), line)
     c.showPage()
