@@ -177,7 +177,7 @@ def _edits(draw: st.DrawFn) -> tuple[str, tuple[Override, ...]]:
 
 
 @pytest.mark.slow
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_edits())
 def test_no_value_ends_in_a_traceback(project: Project, edits: tuple[str, tuple[Override, ...]]) -> None:
     game_id, overrides = edits
@@ -199,7 +199,7 @@ def test_no_value_ends_in_a_traceback(project: Project, edits: tuple[str, tuple[
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(_edits())
 def test_no_value_ends_in_a_traceback_from_the_commands(copy: Project, capsys: pytest.CaptureFixture[str],
                                                         edits: tuple[str, tuple[Override, ...]]) -> None:

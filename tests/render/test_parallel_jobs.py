@@ -209,7 +209,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
     from tests.bench.scaled import scale_deck
 
     made, orders = {}, {}
-    for jobs in (1, 2, 3):
+    for jobs in (1, 2):  # parts in forked workers against one job
         project = copy_sources(tmp_path / f"jobs{jobs}")
         cards = scale_deck(project.root, 4, "all-hands-on-deck")
         options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=jobs)
@@ -228,7 +228,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
         assert not again.summary.ran and not again.summary.written
     assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
     assert orders[1][-1] == "pirate-back.png"  # the shared back after every item, whatever part drew it
-    assert made[1] == made[2] == made[3] and orders[1] == orders[2] == orders[3]
+    assert made[1] == made[2] and orders[1] == orders[2]
     from generator.build.plan import plan
     from generator.load import load_game
     from generator.project import Project
