@@ -202,13 +202,14 @@ def test_once_only_documents_are_left_this_process_takes_the_longest(tmp_path: P
 def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_one_job(tmp_path: Path) -> None:
     """With --jobs > 1 a component of more than `PREVIEW_PART_ITEMS` items has its previews drawn in parts
     by any worker, each part's files written as it comes (by the worker, the game having validated): the
-    files, their order in the manifest (the gallery's order) and the face cache are those of --jobs 1, and
-    a second build reuses everything."""
+    files, their order in the manifest (the gallery's order) and the face cache (links to the previews where
+    parts were drawn, files where one job drew them) read back as those of --jobs 1, and a second build
+    reuses everything."""
     from generator.build.cache import BuildCache, stamp
     from generator.render.exports.raster import PREVIEW_PART_ITEMS
     from tests.bench.scaled import scale_deck
 
-    made, orders = {}, {}
+    made, orders, faces = {}, {}, {}
     for jobs in (1, 2):  # parts in forked workers against one job
         project = copy_sources(tmp_path / f"jobs{jobs}")
         cards = scale_deck(project.root, 4, "all-hands-on-deck")
@@ -219,7 +220,8 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
         made[jobs] = outputs(project.root)
         cache = BuildCache.open(project)
         orders[jobs] = [record.name for record in cache.jobs[label].records()]
-        assert cache.faces and all(cache.face(key) is not None for key in cache.faces)  # every face kept, intact
+        faces[jobs] = {key: cache.face(key) for key in cache.faces}  # links to previews, or files of their own
+        assert faces[jobs] and all(faces[jobs].values())  # every face kept, intact
         for entry in cache.jobs.values():  # stamped as written (by whichever process wrote it) = read back now
             folder = project.output_dir / entry.folder
             assert all(kept == stamp(folder / record.name, (folder / record.name).read_bytes())
@@ -228,7 +230,7 @@ def test_a_big_component_s_previews_split_into_parts_are_the_bytes_and_order_of_
         assert not again.summary.ran and not again.summary.written
     assert len(orders[1]) > PREVIEW_PART_ITEMS and cards > PREVIEW_PART_ITEMS
     assert orders[1][-1] == "pirate-back.png"  # the shared back after every item, whatever part drew it
-    assert made[1] == made[2] and orders[1] == orders[2]
+    assert made[1] == made[2] and orders[1] == orders[2] and faces[1] == faces[2]
     from generator.build.plan import plan
     from generator.load import load_game
     from generator.project import Project

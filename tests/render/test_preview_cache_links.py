@@ -60,22 +60,3 @@ def test_parallel_preview_parts_keep_their_faces_as_links_to_the_previews(tmp_pa
     assert previews(project.root) == made
     cache = BuildCache.open(project)
     assert all(cache.face(key) is not None for key in cache.faces)
-
-
-@pytest.mark.slow
-def test_one_process_builds_the_same_previews_and_cache(tmp_path: Path) -> None:
-    """The cache kept with --jobs 2 and 3 (links, whichever process drew a part and whether or not the game had
-    validated when it came back) reads back as the one --jobs 1 keeps (written files)."""
-    made, faces = {}, {}
-    for jobs in (1, 2, 3):
-        project = copy_sources(tmp_path / f"jobs{jobs}")
-        scale_deck(project.root, 4, GAME)
-        build(project, [GAME], BuildOptions(papers=("a4",), exports=(PREVIEW,), jobs=jobs), force=True)
-        made[jobs] = previews(project.root)
-        cache = BuildCache.open(project)
-        faces[jobs] = {key: cache.face(key) for key in cache.faces}
-        if jobs > 1:
-            kept = list(preview_faces(cache).values())
-            assert kept and all(path.stat().st_nlink == 2 for path in kept)  # the preview's file, and this name of it
-    assert made[1] == made[2] == made[3]
-    assert faces[1] == faces[2] == faces[3] and all(faces[1].values())
