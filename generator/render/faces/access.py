@@ -56,42 +56,74 @@ class Finding:
 # -- what a face draws, and what lies behind a point ---------------------------------------------------
 
 
-def _covers(element: Element, face: Face, x: float, y: float) -> str | None:
-    """The colour `element` paints at (x, y), or None where it paints nothing there (its fill only)."""
-    points = [(x, y), (face.width - x, face.height - y)] if element.get("mirror") else [(x, y)]
+@dataclass(frozen=True)
+class _Painter:
+    """What one element paints, measured once per face: `behind` asks it at many points.
+
+    kind: "all" (a bleed rect: everywhere), "region" (a rect, maybe rounded), "disc" (a circle),
+    "boxes" (an icon's drawn shapes, by their bounding boxes), "image" (unknown colour inside its
+    box) or "none" (paints no fill)."""
+
+    kind: str
+    colour: str = ""
+    mirror: bool = False
+    region: Region | None = None
+    disc: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    boxes: tuple[tuple[float, float, float, float], ...] = ()  # left, top, right, bottom
+
+    def paints(self, x: float, y: float, width: float, height: float) -> bool:
+        """Whether the element paints the point (its rotated copy too when mirrored)."""
+        kind = self.kind
+        if kind == "all":
+            return True
+        points = ((x, y), (width - x, height - y)) if self.mirror else ((x, y),)
+        if kind == "region":
+            assert self.region is not None
+            return any(self.region.outside(px, py) <= 0 for px, py in points)
+        if kind == "disc":
+            cx, cy, r = self.disc
+            return any((px - cx) ** 2 + (py - cy) ** 2 <= r * r for px, py in points)
+        if kind in ("boxes", "image"):  # an icon's shapes already hold their mirrored copies
+            return any(left <= x <= right and top <= y <= bottom for left, top, right, bottom in self.boxes)
+        return False
+
+
+def _painter(element: Element, face: Face) -> _Painter:
     kind = element.type
+    mirror = bool(element.get("mirror"))
+    if kind == "image":
+        left, top = element.get("x"), element.get("y")
+        return _Painter("image", boxes=((left, top, left + element.get("w"), top + element.get("h")),))
     if kind == "rect" and element.get("fill") != "none":
         if element.get("bleed"):
-            return str(element.get("fill"))
+            return _Painter("all", str(element.get("fill")))
         left, top = element.get("x"), element.get("y")
         w = element.get("w") if element.get("w") is not None else face.width - 2 * left
         h = element.get("h") if element.get("h") is not None else face.height - 2 * top
-        region = Region("", left, top, left + w, top + h, element.get("radius"))
-        if any(region.outside(px, py) <= 0 for px, py in points):
-            return str(element.get("fill"))
-    elif kind == "circle" and element.get("fill") != "none":
-        r, cx, cy = element.get("r"), element.get("x"), element.get("y")
-        if any((px - cx) ** 2 + (py - cy) ** 2 <= r * r for px, py in points):
-            return str(element.get("fill"))
-    elif kind == "icon":
+        return _Painter("region", str(element.get("fill")), mirror,
+                        region=Region("", left, top, left + w, top + h, element.get("radius")))
+    if kind == "circle" and element.get("fill") != "none":
+        return _Painter("disc", str(element.get("fill")), mirror, disc=(element.get("x"), element.get("y"), element.get("r")))
+    if kind == "icon":
+        boxes = []
         for shape in drawn_shapes(element, face):
             xs, ys = [p[0] for p in shape.points], [p[1] for p in shape.points]
-            if min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys):
-                return str(element.get("colour"))
-    return None
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+        return _Painter("boxes", str(element.get("colour")), boxes=tuple(boxes))
+    return _Painter("none")
 
 
-def behind(face: Face, index: int, x: float, y: float) -> str | None:
-    """The colour drawn under the point by the elements before `index`; None under an image (unknown)."""
-    for element in reversed(face.elements[:index]):
-        if element.type == "image":
-            left, top = element.get("x"), element.get("y")
-            if left <= x <= left + element.get("w") and top <= y <= top + element.get("h"):
-                return None
-            continue
-        found = _covers(element, face, x, y)
-        if found is not None:
-            return found
+def _painters(face: Face) -> list[_Painter]:
+    return [_painter(element, face) for element in face.elements]
+
+
+def behind(face: Face, index: int, x: float, y: float, painters: list[_Painter] | None = None) -> str | None:
+    """The colour drawn under the point by the elements before `index`; None under an image (unknown).
+    `painters`: the face's `_painters`, when the caller asks about many points."""
+    painters = _painters(face) if painters is None else painters
+    for painter in reversed(painters[:index]):
+        if painter.paints(x, y, face.width, face.height):
+            return None if painter.kind == "image" else painter.colour
     return STOCK
 
 
@@ -125,6 +157,7 @@ def text_size(element: Element) -> float | None:
 def face_findings(face: Face) -> list[Finding]:
     """Every contrast and size finding on one face, the worst sample of each element."""
     found = []
+    painters = _painters(face)
     for index, element in enumerate(face.elements):
         if element.type not in ("text", "textbox", "track", "icon", "pips"):
             continue
@@ -137,7 +170,7 @@ def face_findings(face: Face) -> list[Finding]:
                 found.append(Finding("size", element.name, size, f"{size:g} pt",
                                      f">= {least:g} pt" + (" (fine print)" if element.get("fine") else
                                                            " (or mark it `fine: true`: >= 6 pt)")))
-        worst = _worst_contrast(face, index, element)
+        worst = _worst_contrast(face, index, element, painters)
         if worst is None:
             continue
         ratio, ink, ground = worst
@@ -149,17 +182,18 @@ def face_findings(face: Face) -> list[Finding]:
     return found
 
 
-def _worst_contrast(face: Face, index: int, element: Element) -> tuple[float, str, str] | None:
+def _worst_contrast(face: Face, index: int, element: Element, painters: list[_Painter]
+                    ) -> tuple[float, str, str] | None:
     ink = str(element.get("colour"))
     if element.type == "track":
         fill = element.get("fill")
         x, y, w, h = element.get("x"), element.get("y"), element.get("w"), element.get("h")
-        ground = fill if fill != "none" else behind(face, index, x + w / 2, y + h / 2)
+        ground = fill if fill != "none" else behind(face, index, x + w / 2, y + h / 2, painters)
         return None if ground is None else (contrast(ink, ground), ink, ground)
     worst: tuple[float, str, str] | None = None
     for shape in drawn_shapes(element, face):
         for x, y in _samples(shape.points):
-            ground = behind(face, index, x, y)
+            ground = behind(face, index, x, y, painters)
             if ground is None:
                 continue
             ratio = contrast(ink, ground)

@@ -34,6 +34,7 @@ def _linear(channel: float) -> float:
     return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
 
 
+@cache
 def luminance(hex_colour: str) -> float:
     """WCAG 2.x relative luminance."""
     r, g, b = (_linear(c) for c in rgb(hex_colour))
