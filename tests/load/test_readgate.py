@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from generator.readgate import ABSENT, OUTSIDE, ReadGate
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.readgate import ABSENT, CHANGED_WHILE_READ, OUTSIDE, ReadGate, ReadSet
 
 OLD = 1_600_000_000_000_000_000  # 2020: long settled
 
@@ -125,3 +128,20 @@ def test_the_plain_name_shortcut_answers_as_the_general_way_after_any_change(tmp
     assert {"data/game/c.yaml", "data/game/d.yaml", "data/game/e.yaml", "data/./game/c.yaml",
             "?data/game/none.yaml"} <= set(fast)
     assert gate.current("data/game/e.yaml", {}) == OUTSIDE and gate.current("data/game/d.yaml", {}) == ABSENT
+
+
+names = st.sampled_from(["data/a.yaml", "data/b.yaml", "templates/c.j2", "?data/d.yaml"])
+digests = st.sampled_from(["d1", "d2", CHANGED_WHILE_READ])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(names, digests, max_size=4), max_size=5))
+def test_merging_a_read_set_is_adding_each_of_its_reads(merges: list[dict[str, str]]) -> None:
+    """A name read with two different digests never matches again (CHANGED_WHILE_READ), whether its reads
+    came one by one or merged from a cached object's reads."""
+    merged, added = ReadSet(), ReadSet()
+    for reads in merges:
+        merged.merge(reads)
+        for name, digest in reads.items():
+            added.add(name, digest)
+        assert merged.entries == added.entries
