@@ -11,32 +11,41 @@ import pytest
 from generator.project import Project
 from tests.helpers import REPO, copy_sources
 
-# the run's bytecode folder, and the PYTHONDONTWRITEBYTECODE it stands in for, where the environment forbids __pycache__
+# the runs' bytecode folder, and the PYTHONDONTWRITEBYTECODE it stands in for, where the environment forbids __pycache__
 BYTECODE = pytest.StashKey[tuple[str, str]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Where the environment forbids bytecode files (PYTHONDONTWRITEBYTECODE, common in containers), every
-    `pnp` process a test starts, and every xdist worker, would compile the package from source again: the
-    run's processes share one bytecode folder of its own instead (PYTHONPYCACHEPREFIX), so the checkout
-    stays free of __pycache__ as the environment asked. Set before xdist starts its workers."""
+    `pnp` process a test starts, and every xdist worker, would compile the package and the tests from source
+    again, run after run: they share a bytecode folder in the user's cache instead (PYTHONPYCACHEPREFIX, kept
+    between runs, so only the first run on a machine compiles), and the checkout stays free of __pycache__
+    as the environment asked. Set before xdist starts its workers."""
     forbidden = os.environ.get("PYTHONDONTWRITEBYTECODE")
     if forbidden and "PYTHONPYCACHEPREFIX" not in os.environ and "PYTEST_XDIST_WORKER" not in os.environ:
-        import tempfile
+        folder = bytecode_folder()
+        if folder is not None:
+            config.stash[BYTECODE] = (str(folder), forbidden)
+            os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+            del os.environ["PYTHONDONTWRITEBYTECODE"]
 
-        folder = tempfile.mkdtemp(prefix="pirate-press-pyc-")
-        config.stash[BYTECODE] = (folder, forbidden)
-        os.environ["PYTHONPYCACHEPREFIX"] = folder
-        del os.environ["PYTHONDONTWRITEBYTECODE"]
+
+def bytecode_folder() -> Path | None:
+    """The test runs' bytecode folder: under XDG_CACHE_HOME (or ~/.cache), private to the user; None where
+    it cannot be made (then modules compile from source, as the environment asked)."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = base / "pirate-press" / "test-bytecode"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder if os.access(folder, os.W_OK) else None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     kept = config.stash.get(BYTECODE, None)
-    if kept is not None:
-        import shutil
-
-        folder, forbidden = kept
-        shutil.rmtree(folder, ignore_errors=True)
+    if kept is not None:  # the folder stays for the next run; the environment is given back as it was
+        _folder, forbidden = kept
         os.environ["PYTHONDONTWRITEBYTECODE"] = forbidden
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
 
