@@ -50,6 +50,7 @@ STATUS_PATH = "/__pnp/status"
 BACKLOG = 512  # connections the kernel holds while every worker is busy (capped by net.core.somaxconn)
 WORKERS = 16  # threads answering requests: enough for a browser's parallel loads, bounded under a flood
 PENDING = 256  # accepted connections waiting for a worker at most; past that, the backlog holds them
+SHUTDOWN_POLL = 0.05  # seconds between the accept loop's looks for a stop request
 IDLE_SECONDS = 15  # a client that sends nothing for this long is dropped (it would hold a worker)
 LOCAL_NAMES = ("localhost", "127.0.0.1", "::1")
 MAX_POST = 64 * 1024  # a Play page's request is a few hundred bytes
@@ -307,7 +308,10 @@ class PreviewServer:
             hint = "try another --host" if port == 0 else "try another --port, or --port 0 for any free one"
             raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc} ({hint})") from None
         self.host = host
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name="pnp-serve", daemon=True)
+        # the accept loop looks for a stop request every SHUTDOWN_POLL s: stopping the server (Ctrl-C, the
+        # end of a test) waits at most that long, where socketserver's default is half a second
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": SHUTDOWN_POLL},
+                                       name="pnp-serve", daemon=True)
 
     @property
     def url(self) -> str:

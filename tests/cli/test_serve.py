@@ -125,7 +125,7 @@ def test_the_page_keeps_following_a_server_that_restarts(tmp_path: Path) -> None
             page.evaluate("window.notReloaded = true")
             first.__exit__()  # the server stops: the page's next requests fail
             running = False
-            time.sleep(2.5)
+            time.sleep(1.2)  # the page polls every 0.4 s: at least two of its requests have failed by now
             assert page.evaluate("window.notReloaded") is True  # still the same page, waiting
             again = BuildState()
             again.run(built)  # the restarted server has built once: a new generation

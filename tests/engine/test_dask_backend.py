@@ -42,7 +42,7 @@ def test_tasks_hold_at_least_a_thousand_games_and_keep_the_chunks() -> None:
      "--metric", "max-share", "--metric", "seat:1", "--metric", "takers:street"),
     # the README's example sweep plays the search bot: it too gives the local figures on a cluster (here
     # the cheapest game's search bot; All Hands' runs the same halving code, at four times the cost)
-    ("sweep", "pirates-under-fire", "-n", "2", "--bot", "search", "--vary", "items.fireship.cost=3,4",
+    ("sweep", "pirates-under-fire", "-n", "1", "--bot", "search", "--vary", "items.fireship.cost=3,4",
      "--metric", "seat:1"),
 ])
 def test_dask_results_equal_the_local_run(root: Path, cluster, capsys: pytest.CaptureFixture[str],
