@@ -7,6 +7,7 @@ elsewhere they skip and say why.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -214,8 +215,10 @@ def test_ctrl_c_during_simulate_keeps_the_summary_and_the_log_of_the_games_playe
     finally:
         signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not any(p.stat().st_size > 0 for p in small.glob(".games.jsonl.*")):
-        time.sleep(0.05)  # a chunk of games logged (the check below replays every game of the log)
+    while time.monotonic() < deadline and _logged_lines(small) <= 1000:
+        # A line of the second chunk on disk: the first is counted by then (the runner writes a chunk's lines,
+        # then counts it), and the check below replays every game of the log.
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
@@ -229,6 +232,15 @@ def test_ctrl_c_during_simulate_keeps_the_summary_and_the_log_of_the_games_playe
     assert sorted(p.name for p in small.iterdir() if p.name.startswith(".")) == []
     replay = pnp(small, "check", "counterattack", str(log))
     assert replay.returncode == 0, replay.stderr
+
+
+def _logged_lines(folder: Path) -> int:
+    """Lines a running `pnp simulate --log games.jsonl` has written so far (into its temporary)."""
+    lines = 0
+    for temporary in folder.glob(".games.jsonl.*"):
+        with contextlib.suppress(FileNotFoundError):  # renamed or removed between the listing and the read
+            lines += temporary.read_bytes().count(b"\n")
+    return lines
 
 
 def test_an_interrupt_right_after_the_temporary_is_created_leaves_nothing(tmp_path: Path) -> None:
