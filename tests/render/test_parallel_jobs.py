@@ -1,4 +1,6 @@
-"""One game built with --jobs 2 (its card sheets and documents in forked workers) is the bytes of --jobs 1."""
+"""--jobs 2: which jobs the forked workers take and in what order, how a refused game or a worker's error
+stops them, and a big preview job split into parts (whole games built with --jobs 2 and 1 are compared in
+test_incremental.py)."""
 
 from __future__ import annotations
 
@@ -20,20 +22,6 @@ def outputs(root: Path) -> dict[str, bytes]:
     out = root / "output"
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
             if p.is_file() and ".cache" not in p.parts and p.name != "index.html"}
-
-
-@pytest.mark.slow
-def test_one_game_in_parallel_is_the_bytes_of_one_process(tmp_path: Path) -> None:
-    made = {}
-    for jobs in (1, 2):
-        project = copy_sources(tmp_path / f"jobs{jobs}")
-        options = BuildOptions(papers=("a4",), exports=(SHEETS, PREVIEW), jobs=jobs)
-        result = build(project, ["counterattack"], options)
-        assert {"counterattack port a4", "counterattack rules a4"} <= set(result.summary.ran)
-        made[jobs] = outputs(project.root)
-    assert made[1] == made[2]
-    assert any(name.endswith("-port-a4-duplex-long.pdf") for name in made[1]) and len(made[1]) > 10
-
 
 
 def test_workers_take_the_longest_jobs_first(tmp_path: Path) -> None:
