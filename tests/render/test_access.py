@@ -77,6 +77,7 @@ def test_contrast_is_measured_against_what_is_drawn_behind() -> None:
     assert finding.limit == ">= 3:1 for icon (WCAG 2.x)"
 
 
+@pytest.mark.slow
 def test_5_pt_text_is_caught_and_fine_print_may_go_down_to_6(fresh_project: Project) -> None:
     write_layout(fresh_project, PORT, "elements:\n"
                  "  - {name: tiny, type: text, x: 31.5, y: 40, align: centre, text: Small print, size: 5}\n"
@@ -97,6 +98,7 @@ def test_text_that_shrinks_to_fit_is_measured_at_the_size_it_prints() -> None:
     assert finding.rule == "size" and finding.value < 7
 
 
+@pytest.mark.slow
 def test_red_and_green_only_suits_are_caught_unless_a_cue_tells_them_apart(fresh_project: Project) -> None:
     game_yaml = fresh_project.data_dir / "counterattack" / "game.yaml"
     edit(game_yaml, 'cutlasses: {label: Cutlasses, colour: "#a31f17"', 'cutlasses: {label: Cutlasses, colour: "#b3261e"')
@@ -138,6 +140,7 @@ def test_backs_that_differ_only_by_a_colour_that_blurs_are_caught(fresh_project:
     assert "no word or symbol differs" in check.actual and "limit 10" in check.actual
 
 
+@pytest.mark.slow
 def test_a_waiver_needs_a_written_reason_and_pnp_show_lists_it(fresh_project: Project,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     path = fresh_project.templates_dir / "layouts" / f"{PORT}.yaml"

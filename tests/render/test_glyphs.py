@@ -56,6 +56,7 @@ def test_describe_names_the_character() -> None:
     assert missing("Ωж Ħ ع 中", "Display", fallback=True) == ["ع", "中"]  # right-to-left and CJK are not drawn
 
 
+@pytest.mark.slow
 def test_greek_and_cyrillic_are_drawn_with_the_fallback_font(fresh_project) -> None:
     from pypdf import PdfReader
 

@@ -61,6 +61,7 @@ def test_an_icon_across_a_declared_frame_is_reported(fresh_project: Project) -> 
     assert "inner edge of frame 'border'" in actual and "reaches 0.30 mm" in actual
 
 
+@pytest.mark.slow
 def test_the_safe_zone_is_set_per_component_in_the_data(fresh_project: Project) -> None:
     write_layout(fresh_project, PORT, "elements:\n  - {name: t, type: text, x: 4, y: 40, text: Fine, size: 9}\n")
     assert failing(fresh_project) == []
@@ -120,6 +121,7 @@ FACES = st.builds(lambda width, shape, framed, icons: Face(width, 50.0, shape, 0
                   st.lists(ICONS, max_size=3))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(faces=st.lists(FACES, min_size=1, max_size=6), safe=st.sampled_from([3.0, 4.0]))
 def test_measuring_each_element_once_finds_what_measuring_every_face_finds(faces: list[Face], safe: float) -> None:
