@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine.simulate.runner import CHUNK
+
 REPO = Path(__file__).resolve().parents[2]
 PNP = [sys.executable, "-m", "generator"]
 BUILD = ["build", "counterattack", "--paper", "a4", "--only", "port", "-j", "1"]
@@ -215,7 +217,7 @@ def test_ctrl_c_during_simulate_keeps_the_summary_and_the_log_of_the_games_playe
     finally:
         signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and _logged_lines(small) <= 1000:
+    while time.monotonic() < deadline and _logged_lines(small) <= CHUNK:
         # A line of the second chunk on disk: the first is counted by then (the runner writes a chunk's lines,
         # then counts it), and the check below replays every game of the log.
         time.sleep(0.05)
@@ -225,7 +227,7 @@ def test_ctrl_c_during_simulate_keeps_the_summary_and_the_log_of_the_games_playe
     assert "Traceback" not in err and len(err.strip().splitlines()) == 2, err  # "wrote N games", "interrupted"
     played = int(re.fullmatch(r"pnp: interrupted after (\d+) of 2000000 games; the summary and the log hold "
                               r"those \d+", err.strip().splitlines()[-1]).group(1))  # type: ignore[union-attr]
-    assert played > 0 and played % 1000 == 0  # whole chunks
+    assert played > 0 and played % CHUNK == 0  # whole chunks
     assert json.loads(out)["games"] == played
     lines = log.read_text().splitlines()
     assert len(lines) == played and [json.loads(line)["index"] for line in lines] == list(range(played))
