@@ -274,3 +274,14 @@ def test_in_a_browser_every_design_is_its_trim_size_in_css_millimetres(fresh_pro
         assert width == pytest.approx(width_mm * 96 / 25.4, abs=0.5)  # CSS: 96 px to the inch
         assert height == pytest.approx(height_mm * 96 / 25.4, abs=0.5)
         assert tab_index == 0  # reached with Tab
+
+
+@pytest.mark.slow
+def test_the_page_names_every_printed_document_once(fresh_project: Project) -> None:
+    """Rulebooks and sheets are pages, not faces: the look page names them once each (not once per paper, nor
+    again for the booklet or the fillable copy), so a game whose sheets are no component still lists them."""
+    build(fresh_project, ["counterattack"], BuildOptions(papers=("a4", "letter"), exports=("sheets", "preview"),
+                                                         booklet=True))
+    look = (fresh_project.output_dir / "look.html").read_text(encoding="utf-8")
+    (listed,) = re.findall(r'<p class="documents">.*?</a>\):\s*(.*?)\.</p>', look, re.S)
+    assert listed == "rulebook, campaign log"

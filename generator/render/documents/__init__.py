@@ -72,32 +72,36 @@ def document_specs(game: Game, project: Project, paper: str, booklet: bool = Fal
 
     def rules(seen: Game) -> list[OutputFile]:
         return [OutputFile(f"{prefix}-rules-{paper}.pdf", FileKind.RULES,
-                           rulebook_pdf(seen, project, paper, printing=plan(seen)), paper=paper)]
+                           rulebook_pdf(seen, project, paper, printing=plan(seen)), label="rulebook", paper=paper)]
 
     def rules_booklet(seen: Game) -> list[OutputFile]:
         return [OutputFile(f"{prefix}-booklet-{paper}.pdf", FileKind.BOOKLET,
-                           rulebook_pdf(seen, project, paper, booklet=True, printing=plan(seen)), paper=paper)]
+                           rulebook_pdf(seen, project, paper, booklet=True, printing=plan(seen)),
+                           label="rulebook booklet", paper=paper)]
 
     def sheet_files(template: Path, seen: Game) -> list[OutputFile]:
         from generator.render.documents.two_up import two_up_sheet
         from generator.render.faces.renderer import renderer
 
         name = sheet_name(template)
+        title = name.replace("-", " ")  # what the look page calls it: "score pad", "loon ledger"
         parsed = parse_template(template, seen, project)
         layout = lay_out_sheet(seen, project, template, paper, parsed)  # once for every PDF drawn from it
         imposed = two_up_sheet(seen, project, template, paper, layout)  # A5 sheets: two to a page
         store = renderer(project).forms  # the session's font subsets, made and compressed once (stamps.py)
         if imposed is None:
             printed = OutputFile(f"{prefix}-{name}-{paper}.pdf", FileKind.SCORE_SHEET,
-                                 draw_sheet(layout, fillable=False, store=store), paper=paper)
+                                 draw_sheet(layout, fillable=False, store=store), label=title, paper=paper)
         else:
-            printed = OutputFile(f"{prefix}-{name}-{paper}-{imposed[0]}.pdf", FileKind.SCORE_SHEET, imposed[1], paper=paper)
+            printed = OutputFile(f"{prefix}-{name}-{paper}-{imposed[0]}.pdf", FileKind.SCORE_SHEET, imposed[1],
+                                 label=title, paper=paper)
         files = [printed]
         if not has_fields(parsed[1]):  # nothing to fill in: no fillable PDF to make
             return files
         fillable = draw_sheet(layout, fillable=True, store=store)
         if b"/AcroForm" in fillable:
-            files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable, paper=paper))
+            files.append(OutputFile(f"{prefix}-{name}-fillable-{paper}.pdf", FileKind.FILLABLE, fillable,
+                                    label=f"{title} (fillable)", paper=paper))
         return files
 
     def board(component_id: str, seen: Game) -> list[OutputFile]:

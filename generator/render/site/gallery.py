@@ -33,6 +33,9 @@ DEFAULT_SAFE_MM = 3.0  # read for manifests of builds older than the component's
 # first failures, and says how many more there are and where they are.
 MAX_FACES_SHOWN = 400
 MAX_FAILURES_SHOWN = 50
+# The files the look page names as documents: printed pages, not faces (a booklet is the rulebook again, a
+# fillable copy is typed into rather than printed, a board is a design the page shows).
+PRINTED_DOCUMENTS = frozenset({FileKind.RULES, FileKind.SCORE_SHEET})
 
 
 @dataclass
@@ -77,6 +80,7 @@ class GalleryGame:
     showcase: list[FaceImage] = field(default_factory=list)  # `pnp build --showcase` images, shown at the top
     more_failures: int = 0  # validation failures not shown (over MAX_FAILURES_SHOWN)
     look: list[LookDesign] = field(default_factory=list)  # the look page's designs, at print size
+    documents: list[str] = field(default_factory=list)  # what the game prints as documents: "rulebook", "score pad"
 
     def to_json(self) -> dict[str, Any]:
         """The entry as the build manifest keeps it (validation and simulation are added when written)."""
@@ -94,6 +98,7 @@ class GalleryGame:
                    list(failures[:MAX_FAILURES_SHOWN]), components, [(label, href) for label, href in data["files"]],
                    showcase=[FaceImage(**f) for f in data.get("showcase", [])],
                    look=[LookDesign(**d) for d in data.get("look", [])],
+                   documents=list(data.get("documents", [])),
                    more_failures=max(0, len(failures) - MAX_FAILURES_SHOWN))
 
 
@@ -113,6 +118,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
     with_bleed: dict[tuple[str, str], str] = {}  # (component, PNG label) -> src of the --png face
     pdfs: list[Path] = []
     looks: list[tuple[str, str, str, str]] = []  # (component, name, src, label) of the look page's images
+    documents: dict[str, None] = {}  # the printed documents' labels, once each (every paper has its own file)
     for where, record, sha in outputs:
         path = where / record.name
         image = FaceImage(record.label, f"{path.relative_to(out).as_posix()}?v={sha[:12]}")
@@ -126,6 +132,8 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
             with_bleed[(record.component, record.label)] = image.src
         if record.name.endswith(".pdf"):
             pdfs.append(path)
+        if record.kind in PRINTED_DOCUMENTS and record.label:
+            documents[record.label] = None
     made = {component_id: len(faces) for component_id, faces in previews.items()}
     names = {c.id: {item.id: str(item.fields.get("name") or "") for item in c.items} for c in game.components}
     for component_id, faces in previews.items():
@@ -150,6 +158,7 @@ def collect(game: Game, project: Project, outputs: Iterable[tuple[Path, FileReco
         files=[(p.relative_to(folder).as_posix(), p.relative_to(out).as_posix()) for p in sorted(pdfs)],
         showcase=showcase,
         look=designs(game, look_images(looks)),
+        documents=list(documents),
     )
 
 
