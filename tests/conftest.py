@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.project import Project
+from generator.user_cache import private_folder
 from tests.helpers import REPO, copy_sources
 
 # the runs' bytecode folder, and the PYTHONDONTWRITEBYTECODE it stands in for, where the environment forbids __pycache__
@@ -31,15 +32,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def bytecode_folder() -> Path | None:
-    """The test runs' bytecode folder: under XDG_CACHE_HOME (or ~/.cache), private to the user; None where
-    it cannot be made (then modules compile from source, as the environment asked)."""
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    folder = base / "pirate-press" / "test-bytecode"
+    """The test runs' bytecode folder: under XDG_CACHE_HOME (or ~/.cache), private to the user as the
+    product's own caches are (`user_cache.private_folder`: what it holds is run); None where it cannot be
+    made or trusted (then modules compile from source, as the environment asked)."""
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # no home folder to be found
         return None
-    return folder if os.access(folder, os.W_OK) else None
+    folder = base / "pirate-press" / "test-bytecode"
+    return folder if private_folder(folder) else None
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
