@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,8 +13,9 @@ from generator.project import Project
 from generator.user_cache import private_folder
 from tests.helpers import REPO, copy_sources
 
-# the runs' bytecode folder, and the PYTHONDONTWRITEBYTECODE it stands in for, where the environment forbids __pycache__
-BYTECODE = pytest.StashKey[tuple[str, str]]()
+# the runs' bytecode folder, the PYTHONDONTWRITEBYTECODE it stands in for (where the environment forbids
+# __pycache__), and this process's own bytecode settings before the run
+BYTECODE = pytest.StashKey[tuple[str, str, str | None, bool]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -21,14 +23,18 @@ def pytest_configure(config: pytest.Config) -> None:
     `pnp` process a test starts, and every xdist worker, would compile the package and the tests from source
     again, run after run: they share a bytecode folder in the user's cache instead (PYTHONPYCACHEPREFIX, kept
     between runs, so only the first run on a machine compiles), and the checkout stays free of __pycache__
-    as the environment asked. Set before xdist starts its workers."""
+    as the environment asked. Set before xdist starts its workers. This process uses the folder too, from
+    here on (the documented `sys.pycache_prefix`): pytest rewrites the asserts of every module of a plugin's
+    distribution, and without a place to keep them it rewrote all of Hypothesis's again at each run's end
+    (2 s, for its summary)."""
     forbidden = os.environ.get("PYTHONDONTWRITEBYTECODE")
     if forbidden and "PYTHONPYCACHEPREFIX" not in os.environ and "PYTEST_XDIST_WORKER" not in os.environ:
         folder = bytecode_folder()
         if folder is not None:
-            config.stash[BYTECODE] = (str(folder), forbidden)
+            config.stash[BYTECODE] = (str(folder), forbidden, sys.pycache_prefix, sys.dont_write_bytecode)
             os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
             del os.environ["PYTHONDONTWRITEBYTECODE"]
+            sys.pycache_prefix, sys.dont_write_bytecode = str(folder), False
 
 
 def bytecode_folder() -> Path | None:
@@ -46,9 +52,10 @@ def bytecode_folder() -> Path | None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     kept = config.stash.get(BYTECODE, None)
     if kept is not None:  # the folder stays for the next run; the environment is given back as it was
-        _folder, forbidden = kept
+        _folder, forbidden, prefix, dont_write = kept
         os.environ["PYTHONDONTWRITEBYTECODE"] = forbidden
         os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        sys.pycache_prefix, sys.dont_write_bytecode = prefix, dont_write
 
 
 @pytest.fixture(scope="session", autouse=True)
