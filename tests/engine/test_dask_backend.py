@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -10,11 +11,15 @@ import pytest
 from generator.engine.simulate.runner import SimSpec, tasks
 from tests.helpers import copy_sources, run_pnp
 
-distributed = pytest.importorskip("distributed", reason="Dask is an optional extra: pip install '.[dask]'")
+# found, not imported: importing Dask takes most of a second, paid by every worker that collects this file
+if importlib.util.find_spec("distributed") is None:
+    pytest.skip("Dask is an optional extra: pip install '.[dask]'", allow_module_level=True)
 
 
 @pytest.fixture(scope="module")
 def cluster():  # one small in-process cluster for the module: threads, no worker processes to start
+    import distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as c:
         yield c
 
