@@ -26,7 +26,7 @@ def pytest_configure(config: pytest.Config) -> None:
     as the environment asked. Set before xdist starts its workers. This process uses the folder too, from
     here on (the documented `sys.pycache_prefix`): pytest rewrites the asserts of every module of a plugin's
     distribution, and without a place to keep them it rewrote all of Hypothesis's again at each run's end
-    (2 s, for its summary)."""
+    (1-2 s, for its summary)."""
     forbidden = os.environ.get("PYTHONDONTWRITEBYTECODE")
     if forbidden and "PYTHONPYCACHEPREFIX" not in os.environ and "PYTEST_XDIST_WORKER" not in os.environ:
         folder = bytecode_folder()
